@@ -1,0 +1,37 @@
+// Breakdown rules as records {name, applicable, choices, apply}, in SPIRAL's style.
+// A rule with no children is terminal: the node becomes a leaf the backend implements
+// directly (an unrolled codelet or a direct loop).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generator/ir/spl.h"
+
+namespace splgen {
+
+struct BreakdownChoice {
+  std::string label;          // "32 x 32"
+  std::vector<Spl> children;  // non-terminals still to expand
+};
+
+struct BreakdownRule {
+  std::string name;
+  std::function<bool(const Spl &)> applicable;
+  std::function<std::vector<BreakdownChoice>(const Spl &)> choices;
+  // The formula for one choice, given the expansions of its children (in order).
+  std::function<Spl(const Spl &, const BreakdownChoice &, const std::vector<Spl> &)> apply;
+};
+
+const std::vector<BreakdownRule> &dft_breakdown_rules();
+const BreakdownRule &find_breakdown_rule(const std::string &name);
+
+// Tuning knobs for the default (model-free) choice, in one place (genfft style).
+struct ExpansionKnobs {
+  static constexpr int64_t kCodeletMax = 32;        // any n up to this: one unrolled codelet
+  static constexpr int64_t kSmoothCodeletMax = 64;  // 5-smooth n up to this: one unrolled codelet
+};
+bool is_codelet_size(int64_t n);
+int64_t largest_prime_factor(int64_t n);
+
+}  // namespace splgen

@@ -1,0 +1,70 @@
+#include "generator/expand/expand.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "generator/expand/breakdown.h"
+
+namespace splgen {
+
+namespace {
+
+// The default choice among Cooley-Tukey splits m x n: the divisor closest to sqrt(N)
+// (balanced trees keep each sub-transform cache-resident), m <= n on ties.
+std::size_t default_choice(const std::vector<BreakdownChoice> &choices, int64_t N) {
+  std::size_t best = 0;
+  double best_distance = 1e300, root = std::sqrt(double(N));
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i].children.empty()) continue;
+    double d = std::abs(double(choices[i].children[0]->a) - root);
+    if (d < best_distance - 1e-9) best = i, best_distance = d;
+  }
+  return best;
+}
+
+RuletreePtr expand_nonterminal(const Spl &node) {
+  for (const BreakdownRule &rule : dft_breakdown_rules()) {
+    if (!rule.applicable(node)) continue;
+    std::vector<BreakdownChoice> choices = rule.choices(node);
+    const BreakdownChoice &choice = choices[default_choice(choices, node->a)];
+    auto tree = std::make_shared<Ruletree>();
+    tree->node = node;
+    tree->rule = rule.name;
+    tree->choice = choice.label;
+    std::vector<Spl> expanded;
+    for (const Spl &child : choice.children) {
+      tree->children.push_back(expand_nonterminal(child));
+      expanded.push_back(tree->children.back()->expanded);
+    }
+    tree->expanded = rule.apply(node, choice, expanded);
+    return tree;
+  }
+  throw FormulaError("no breakdown rule applies to " + std::to_string(node->a));
+}
+
+Spl expand_all(const Spl &f, std::vector<RuletreePtr> &trees) {
+  if (f->kind == SplKind::DFT) {
+    trees.push_back(expand_nonterminal(f));
+    return trees.back()->expanded;
+  }
+  if (f->children.empty()) return f;
+  std::vector<Spl> kids;
+  for (const Spl &c : f->children) kids.push_back(expand_all(c, trees));
+  switch (f->kind) {
+    case SplKind::Tensor: return make_tensor(std::move(kids));
+    case SplKind::Compose: return make_compose(std::move(kids));
+    case SplKind::DirectSum: return make_direct_sum(std::move(kids));
+    case SplKind::Tagged: return make_tagged(f->tag, kids.front());
+    default: throw std::logic_error("unexpected formula node with children");
+  }
+}
+
+}  // namespace
+
+Expansion expand(const Spl &formula) {
+  Expansion e;
+  e.formula = expand_all(formula, e.trees);
+  return e;
+}
+
+}  // namespace splgen

@@ -1,0 +1,24 @@
+// Ruletrees: which breakdown rule expanded each non-terminal, and with which choice.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "generator/ir/spl.h"
+
+namespace splgen {
+
+struct Ruletree;
+using RuletreePtr = std::shared_ptr<const Ruletree>;
+struct Ruletree {
+  Spl node;                          // the non-terminal, e.g. DFT(1024)
+  std::string rule;                  // e.g. "DFT_CooleyTukey"
+  std::string choice;                // e.g. "32 x 32"
+  std::vector<RuletreePtr> children;  // ruletrees of the non-terminals the rule produced
+  Spl expanded;                      // the fully expanded formula of this subtree
+};
+
+// "DFT(1024) = DFT_CooleyTukey(32 x 32)\n  DFT(32) = DFT_Codelet\n ..."
+std::string print(const RuletreePtr &tree);
+
+}  // namespace splgen

@@ -1,0 +1,158 @@
+#include "generator/ir/index_fn.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace splgen {
+
+namespace {
+
+IndexFn make(IndexFnNode n) { return std::make_shared<const IndexFnNode>(std::move(n)); }
+
+// l(N, m) o h(b, s): the stride permutation read through a strided range. Exact when b's
+// remainder modulo n = N/m is known and the range stays inside one block of n, or when
+// the stride is a multiple of n.
+std::optional<IndexFn> stride_after_h(const IndexFnNode &l, const IndexFnNode &h) {
+  int64_t m = l.s, n = l.range / l.s;
+  auto qr = divmod(h.base, n);
+  if (!qr) return std::nullopt;
+  auto &[high, low] = *qr;
+  if (low.max() + (h.domain - 1) * h.s < n)  // (low + i*s)*m + high: stays in one block
+    return fn_h(h.domain, l.range, high + low * m, h.s * m);
+  if (h.s % n == 0)  // low*m + high + i*(s/n)
+    return fn_h(h.domain, l.range, high + low * m, h.s / n);
+  return std::nullopt;
+}
+
+}  // namespace
+
+IndexFn fn_h(int64_t domain, int64_t range, Affine base, int64_t stride) {
+  if (base.min() < 0 || base.max() + (domain - 1) * stride >= range || (domain > 1 && stride < 0))
+    throw std::logic_error(fmt::format("h({}, {}) leaves [0, {})", to_string(base), stride, range));
+  IndexFnNode n{FnKind::H, domain, range, std::move(base), stride};
+  return make(std::move(n));
+}
+
+IndexFn fn_q(int64_t domain, int64_t range, Affine base, int64_t s, int64_t mu) {
+  if (mu < 1 || domain % mu) throw std::logic_error("q: the packet size must divide the domain");
+  IndexFnNode n{FnKind::Q, domain, range, std::move(base), s, mu};
+  return make(std::move(n));
+}
+
+IndexFn fn_stride(int64_t N, int64_t m) {
+  if (m < 1 || N % m) throw std::logic_error("l(N, m): m must divide N");
+  if (m == 1 || m == N) return fn_identity(N);
+  IndexFnNode n{FnKind::Stride, N, N, Affine::constant(0), m};
+  return make(std::move(n));
+}
+
+IndexFn fn_table(std::vector<int64_t> table) {
+  IndexFnNode n{FnKind::Table, int64_t(table.size()), int64_t(table.size())};
+  n.table = std::make_shared<const std::vector<int64_t>>(std::move(table));
+  return make(std::move(n));
+}
+
+IndexFn fn_identity(int64_t n) { return fn_h(n, n, Affine::constant(0), 1); }
+
+bool is_identity(const IndexFn &f) {
+  return f->kind == FnKind::H && f->domain == f->range && f->s == 1 && f->base == Affine::constant(0);
+}
+
+IndexFn compose(const IndexFn &f, const IndexFn &g) {
+  if (g->range != f->domain)
+    throw std::logic_error(fmt::format("composing index functions: range {} != domain {}", g->range, f->domain));
+  if (is_identity(g)) return f;
+  if (is_identity(f)) return g;
+  if (f->kind == FnKind::H && g->kind == FnKind::H)
+    return fn_h(g->domain, f->range, f->base + g->base * f->s, f->s * g->s);
+  if (f->kind == FnKind::Stride && g->kind == FnKind::H)
+    if (auto r = stride_after_h(*f, *g)) return *r;
+  if (f->kind == FnKind::Compose)  // (a o b) o g = a o (b o g), simplifying b o g first
+    return compose(f->f, compose(f->g, g));
+  IndexFnNode n{FnKind::Compose, g->domain, f->range};
+  n.f = f, n.g = g;
+  return make(std::move(n));
+}
+
+bool same(const IndexFn &f, const IndexFn &g) {
+  if (f == g) return true;
+  if (f->kind != g->kind || f->domain != g->domain || f->range != g->range || !(f->base == g->base) ||
+      f->s != g->s || f->mu != g->mu)
+    return false;
+  switch (f->kind) {
+    case FnKind::Table: return *f->table == *g->table;
+    case FnKind::Compose: return same(f->f, g->f) && same(f->g, g->g);
+    default: return true;
+  }
+}
+
+std::optional<IndexFn> inverse(const IndexFn &f) {
+  if (f->domain != f->range) return std::nullopt;
+  switch (f->kind) {
+    case FnKind::H:
+      if (is_identity(f)) return f;
+      return std::nullopt;
+    case FnKind::Stride: return fn_stride(f->range, f->range / f->s);
+    case FnKind::Table: {
+      std::vector<int64_t> inv(f->table->size());
+      for (std::size_t i = 0; i < inv.size(); ++i) inv[std::size_t((*f->table)[i])] = int64_t(i);
+      return fn_table(std::move(inv));
+    }
+    case FnKind::Compose: {
+      auto a = inverse(f->f), b = inverse(f->g);
+      if (a && b) return compose(*b, *a);
+      return std::nullopt;
+    }
+    case FnKind::Q: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+int64_t eval(const IndexFn &f, int64_t i, const Env &env) {
+  switch (f->kind) {
+    case FnKind::H: return f->base.eval(env) + i * f->s;
+    case FnKind::Q: return (f->base.eval(env) + (i / f->mu) * f->s) * f->mu + i % f->mu;
+    case FnKind::Stride: {
+      int64_t n = f->range / f->s;
+      return (i % n) * f->s + i / n;
+    }
+    case FnKind::Table: return (*f->table)[std::size_t(i)];
+    case FnKind::Compose: return eval(f->f, eval(f->g, i, env), env);
+  }
+  throw std::logic_error("bad index function");
+}
+
+Idx apply_index(const IndexFn &f, const Idx &i) {
+  switch (f->kind) {
+    case FnKind::H: return idx_add(idx_affine(f->base), idx_scale(i, f->s));
+    case FnKind::Q:
+      return idx_add(idx_scale(idx_add(idx_affine(f->base), idx_scale(idx_div(i, f->mu), f->s)), f->mu),
+                     idx_mod(i, f->mu));
+    case FnKind::Stride: {
+      int64_t n = f->range / f->s;
+      return idx_add(idx_scale(idx_mod(i, n), f->s), idx_div(i, n));
+    }
+    case FnKind::Table: return idx_lookup(f->table, i);
+    case FnKind::Compose: return apply_index(f->f, apply_index(f->g, i));
+  }
+  throw std::logic_error("bad index function");
+}
+
+std::string to_string(const IndexFn &f) {
+  switch (f->kind) {
+    case FnKind::H: return fmt::format("h[{}<-{}]({}, {})", f->range, f->domain, to_string(f->base), f->s);
+    case FnKind::Q:
+      return fmt::format("q[{}<-{}]({}, {}, {})", f->range, f->domain, to_string(f->base), f->s, f->mu);
+    case FnKind::Stride: return fmt::format("l({}, {})", f->range, f->s);
+    case FnKind::Table: {
+      std::string s = "perm(";
+      for (std::size_t i = 0; i < f->table->size(); ++i) s += fmt::format("{}{}", i ? "," : "", (*f->table)[i]);
+      return s + ")";
+    }
+    case FnKind::Compose: return fmt::format("{} o {}", to_string(f->f), to_string(f->g));
+  }
+  return "?";
+}
+
+}  // namespace splgen

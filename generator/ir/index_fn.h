@@ -1,0 +1,47 @@
+// Sigma-SPL index functions f: [0, domain) -> [0, range). Bases may depend on loop variables.
+//   h(b, s):      i -> b + i*s
+//   q(b, s, mu):  i -> (b + floor(i/mu)*s)*mu + (i mod mu)     (strided packets of mu elements)
+//   l(N, m):      the gather function of L(N, m): i*n + j -> j*m + i  (n = N/m)
+//   table(p):     i -> p[i]
+//   f o g:        i -> f(g(i))
+// compose() simplifies h o h, l o h (the loop-merging cases of Cooley-Tukey) and identities.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generator/ir/affine.h"
+#include "generator/ir/loops.h"
+
+namespace splgen {
+
+enum class FnKind { H, Q, Stride, Table, Compose };
+struct IndexFnNode;
+using IndexFn = std::shared_ptr<const IndexFnNode>;
+struct IndexFnNode {
+  FnKind kind;
+  int64_t domain = 0, range = 0;
+  Affine base;                                       // H, Q
+  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m
+  std::shared_ptr<const std::vector<int64_t>> table; // Table
+  IndexFn f, g;                                      // Compose: f o g
+};
+
+IndexFn fn_h(int64_t domain, int64_t range, Affine base, int64_t stride);
+IndexFn fn_q(int64_t domain, int64_t range, Affine base, int64_t s, int64_t mu);
+IndexFn fn_stride(int64_t N, int64_t m);
+IndexFn fn_table(std::vector<int64_t> table);
+IndexFn fn_identity(int64_t n);
+IndexFn compose(const IndexFn &f, const IndexFn &g);  // f o g
+
+bool is_identity(const IndexFn &f);
+bool same(const IndexFn &f, const IndexFn &g);
+// The inverse of a bijective function (domain == range), when it is known symbolically.
+std::optional<IndexFn> inverse(const IndexFn &f);
+
+int64_t eval(const IndexFn &f, int64_t i, const Env &env);
+Idx apply_index(const IndexFn &f, const Idx &i);  // symbolic, simplified with the variables' ranges
+std::string to_string(const IndexFn &f);
+
+}  // namespace splgen

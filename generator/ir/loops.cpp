@@ -1,0 +1,373 @@
+#include "generator/ir/loops.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <stdexcept>
+
+namespace splgen {
+
+// ---- Idx ------------------------------------------------------------------------------
+
+namespace {
+Idx make_idx(IdxNode n) { return std::make_shared<const IdxNode>(std::move(n)); }
+}  // namespace
+
+const Affine *as_affine(const Idx &x) { return x->kind == IdxKind::Affine ? &x->affine : nullptr; }
+
+Idx idx_affine(Affine a) { return make_idx(IdxNode{IdxKind::Affine, std::move(a)}); }
+
+Idx idx_add(Idx x, Idx y) {
+  if (auto *a = as_affine(x))
+    if (auto *b = as_affine(y)) return idx_affine(*a + *b);
+  if (auto *b = as_affine(y); b && *b == Affine::constant(0)) return x;
+  if (auto *a = as_affine(x); a && *a == Affine::constant(0)) return y;
+  IdxNode n{IdxKind::Add};
+  n.a = std::move(x), n.b = std::move(y);
+  return make_idx(std::move(n));
+}
+
+Idx idx_scale(Idx x, int64_t c) {
+  if (auto *a = as_affine(x)) return idx_affine(*a * c);
+  if (c == 1) return x;
+  return idx_mul(idx_const(c), std::move(x));
+}
+
+Idx idx_mul(Idx x, Idx y) {
+  if (auto *a = as_affine(x); a && a->is_constant() && (as_affine(y) || a->c0 == 0 || a->c0 == 1))
+    return a->c0 == 1 ? y : idx_scale(y, a->c0);
+  if (auto *b = as_affine(y); b && b->is_constant() && (as_affine(x) || b->c0 == 0 || b->c0 == 1))
+    return b->c0 == 1 ? x : idx_scale(x, b->c0);
+  IdxNode n{IdxKind::Mul};
+  n.a = std::move(x), n.b = std::move(y);
+  return make_idx(std::move(n));
+}
+
+Idx idx_div(Idx x, int64_t d) {
+  if (d == 1) return x;
+  if (auto *a = as_affine(x))
+    if (auto qr = divmod(*a, d)) return idx_affine(qr->first);
+  IdxNode n{IdxKind::Div};
+  n.a = std::move(x), n.divisor = d;
+  return make_idx(std::move(n));
+}
+
+Idx idx_mod(Idx x, int64_t d) {
+  if (d == 1) return idx_const(0);
+  if (auto *a = as_affine(x))
+    if (auto qr = divmod(*a, d)) return idx_affine(qr->second);
+  IdxNode n{IdxKind::Mod};
+  n.a = std::move(x), n.divisor = d;
+  return make_idx(std::move(n));
+}
+
+Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i) {
+  if (auto *a = as_affine(i); a && a->is_constant()) return idx_const(table->at(std::size_t(a->c0)));
+  IdxNode n{IdxKind::Lookup};
+  n.a = std::move(i), n.table = std::move(table);
+  return make_idx(std::move(n));
+}
+
+int64_t eval(const Idx &x, const Env &env) {
+  switch (x->kind) {
+    case IdxKind::Affine: return x->affine.eval(env);
+    case IdxKind::Add: return eval(x->a, env) + eval(x->b, env);
+    case IdxKind::Mul: return eval(x->a, env) * eval(x->b, env);
+    case IdxKind::Div: return eval(x->a, env) / x->divisor;
+    case IdxKind::Mod: return eval(x->a, env) % x->divisor;
+    case IdxKind::Lookup: return x->table->at(std::size_t(eval(x->a, env)));
+  }
+  throw std::logic_error("bad index expression");
+}
+
+std::string to_string(const Idx &x) {
+  switch (x->kind) {
+    case IdxKind::Affine: return to_string(x->affine);
+    case IdxKind::Add: return fmt::format("({} + {})", to_string(x->a), to_string(x->b));
+    case IdxKind::Mul: return fmt::format("({} * {})", to_string(x->a), to_string(x->b));
+    case IdxKind::Div: return fmt::format("({}) / {}", to_string(x->a), x->divisor);
+    case IdxKind::Mod: return fmt::format("({}) % {}", to_string(x->a), x->divisor);
+    case IdxKind::Lookup: return fmt::format("table{}[{}]", x->table->size(), to_string(x->a));
+  }
+  return "?";
+}
+
+// ---- Expr ------------------------------------------------------------------------------
+
+namespace {
+
+void mix(std::size_t &h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+
+Expr finish(ExprNode n) {
+  std::size_t h = std::size_t(n.kind) * 7919u;
+  mix(h, std::hash<double>{}(n.value));
+  mix(h, std::size_t(n.buffer + 7) * 31 + std::size_t(n.part));
+  mix(h, std::size_t(n.scalar + 11));
+  if (n.index) mix(h, std::hash<std::string>{}(to_string(n.index)));
+  if (n.a) mix(h, n.a->hash);
+  if (n.b) mix(h, n.b->hash);
+  n.hash = h;
+  return std::make_shared<const ExprNode>(std::move(n));
+}
+
+Expr binary(ExprKind kind, Expr x, Expr y) {
+  ExprNode n{kind};
+  n.a = std::move(x), n.b = std::move(y);
+  return finish(std::move(n));
+}
+
+bool same_idx(const Idx &x, const Idx &y) { return x == y || to_string(x) == to_string(y); }
+
+// Commutative operands in a canonical order, so a+b and b+a are shared.
+void order(Expr &x, Expr &y) {
+  if (y->hash < x->hash) std::swap(x, y);
+}
+
+}  // namespace
+
+bool same(const Expr &x, const Expr &y) {
+  if (x == y) return true;
+  if (x->hash != y->hash || x->kind != y->kind) return false;
+  switch (x->kind) {
+    case ExprKind::Const: return x->value == y->value;
+    case ExprKind::Load: return x->buffer == y->buffer && x->part == y->part && same_idx(x->index, y->index);
+    case ExprKind::Scalar: return x->scalar == y->scalar;
+    case ExprKind::Neg: return same(x->a, y->a);
+    default: return same(x->a, y->a) && same(x->b, y->b);
+  }
+}
+
+bool is_const(const Expr &e, double v) { return e->kind == ExprKind::Const && e->value == v; }
+
+Expr e_const(double v) {
+  ExprNode n{ExprKind::Const};
+  n.value = v == 0.0 ? 0.0 : v;  // no negative zero
+  return finish(std::move(n));
+}
+
+Expr e_load(int buffer, Idx index, int part) {
+  ExprNode n{ExprKind::Load};
+  n.buffer = buffer, n.index = std::move(index), n.part = part;
+  return finish(std::move(n));
+}
+
+Expr e_scalar(int scalar) {
+  ExprNode n{ExprKind::Scalar};
+  n.scalar = scalar;
+  return finish(std::move(n));
+}
+
+Expr e_neg(Expr x) {
+  if (x->kind == ExprKind::Const) return e_const(-x->value);
+  if (x->kind == ExprKind::Neg) return x->a;
+  if (x->kind == ExprKind::Sub) return e_sub(x->b, x->a);
+  ExprNode n{ExprKind::Neg};
+  n.a = std::move(x);
+  return finish(std::move(n));
+}
+
+Expr e_add(Expr x, Expr y) {
+  if (x->kind == ExprKind::Const && y->kind == ExprKind::Const) return e_const(x->value + y->value);
+  if (is_const(x, 0)) return y;
+  if (is_const(y, 0)) return x;
+  if (x->kind == ExprKind::Neg && y->kind == ExprKind::Neg) return e_neg(e_add(x->a, y->a));
+  if (y->kind == ExprKind::Neg) return e_sub(x, y->a);
+  if (x->kind == ExprKind::Neg) return e_sub(y, x->a);
+  order(x, y);
+  return binary(ExprKind::Add, std::move(x), std::move(y));
+}
+
+Expr e_sub(Expr x, Expr y) {
+  if (x->kind == ExprKind::Const && y->kind == ExprKind::Const) return e_const(x->value - y->value);
+  if (is_const(y, 0)) return x;
+  if (is_const(x, 0)) return e_neg(y);
+  if (same(x, y)) return e_const(0);
+  if (y->kind == ExprKind::Neg) return e_add(x, y->a);
+  if (x->kind == ExprKind::Neg) return e_neg(e_add(x->a, y));
+  return binary(ExprKind::Sub, std::move(x), std::move(y));
+}
+
+Expr e_mul(Expr x, Expr y) {
+  if (y->kind == ExprKind::Const) std::swap(x, y);
+  if (x->kind == ExprKind::Const) {
+    if (y->kind == ExprKind::Const) return e_const(x->value * y->value);
+    if (x->value == 0) return e_const(0);
+    if (x->value == 1) return y;
+    if (x->value == -1) return e_neg(y);
+    if (x->value < 0) return e_neg(e_mul(e_const(-x->value), y));  // constants kept positive
+    if (y->kind == ExprKind::Neg) return e_neg(e_mul(x, y->a));
+    return binary(ExprKind::Mul, std::move(x), std::move(y));
+  }
+  if (x->kind == ExprKind::Neg) return e_neg(e_mul(x->a, y));
+  if (y->kind == ExprKind::Neg) return e_neg(e_mul(x, y->a));
+  order(x, y);
+  return binary(ExprKind::Mul, std::move(x), std::move(y));
+}
+
+// ---- Stmt ------------------------------------------------------------------------------
+
+namespace {
+Stmt make_stmt(StmtNode n) { return std::make_shared<const StmtNode>(std::move(n)); }
+}  // namespace
+
+Stmt make_block(std::vector<Stmt> body) {
+  StmtNode n{StmtKind::Block};
+  for (Stmt &s : body) {
+    if (!s) continue;
+    if (s->kind == StmtKind::Block)
+      n.body.insert(n.body.end(), s->body.begin(), s->body.end());
+    else
+      n.body.push_back(std::move(s));
+  }
+  return make_stmt(std::move(n));
+}
+
+Stmt make_for(LoopVar var, Stmt body) {
+  if (var.extent < 1) return make_block({});
+  StmtNode n{StmtKind::For};
+  n.var = var, n.loop_body = std::move(body);
+  return make_stmt(std::move(n));
+}
+
+Stmt make_assign(int scalar, Expr value, bool declare) {
+  StmtNode n{StmtKind::Assign};
+  n.scalar = scalar, n.value = std::move(value), n.declare = declare;
+  return make_stmt(std::move(n));
+}
+
+Stmt make_store(int buffer, Idx index, int part, Expr value) {
+  StmtNode n{StmtKind::Store};
+  n.buffer = buffer, n.index = std::move(index), n.part = part, n.value = std::move(value);
+  return make_stmt(std::move(n));
+}
+
+// ---- interpreter -----------------------------------------------------------------------
+
+namespace {
+
+struct Machine {
+  const Function &f;
+  std::vector<std::vector<cplx>> buffers;
+  std::vector<double> scalars;
+  Env env;
+
+  cplx &element(int buffer, const Idx &index) {
+    int64_t i = eval(index, env);
+    auto &b = buffers.at(std::size_t(buffer));
+    if (i < 0 || i >= int64_t(b.size()))
+      throw std::logic_error(fmt::format("index {} out of range for buffer {} of size {}", i,
+                                         f.buffers[std::size_t(buffer)].name, b.size()));
+    return b[std::size_t(i)];
+  }
+
+  double value(const Expr &e) {
+    switch (e->kind) {
+      case ExprKind::Const: return e->value;
+      case ExprKind::Load: {
+        cplx &c = element(e->buffer, e->index);
+        return e->part ? c.imag() : c.real();
+      }
+      case ExprKind::Scalar: return scalars.at(std::size_t(e->scalar));
+      case ExprKind::Add: return value(e->a) + value(e->b);
+      case ExprKind::Sub: return value(e->a) - value(e->b);
+      case ExprKind::Mul: return value(e->a) * value(e->b);
+      case ExprKind::Neg: return -value(e->a);
+    }
+    throw std::logic_error("bad expression");
+  }
+
+  void run(const Stmt &s) {
+    switch (s->kind) {
+      case StmtKind::Block:
+        for (const Stmt &t : s->body) run(t);
+        break;
+      case StmtKind::For:
+        for (int64_t i = 0; i < s->var.extent; ++i) {
+          env[s->var.id] = i;
+          run(s->loop_body);
+        }
+        env.erase(s->var.id);
+        break;
+      case StmtKind::Assign: scalars.at(std::size_t(s->scalar)) = value(s->value); break;
+      case StmtKind::Store: {
+        double v = value(s->value);
+        if (s->buffer == kInputBuffer) throw std::logic_error("store into the input buffer");
+        cplx &c = element(s->buffer, s->index);
+        c = s->part ? cplx(c.real(), v) : cplx(v, c.imag());
+        break;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
+  if (int64_t(x.size()) != f.cols) throw std::invalid_argument("interpret: input size mismatch");
+  Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}};
+  for (const Buffer &b : f.buffers) {
+    if (b.role == BufferRole::Table)
+      m.buffers.push_back(b.values);
+    else
+      m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));
+  }
+  m.buffers[kInputBuffer] = x;
+  m.buffers[kOutputBuffer].assign(std::size_t(f.rows), cplx(0.0));
+  m.run(f.body);
+  return m.buffers[kOutputBuffer];
+}
+
+// ---- dump ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string expr_string(const Function &f, const Expr &e) {
+  switch (e->kind) {
+    case ExprKind::Const: return fmt::format("{}", e->value);
+    case ExprKind::Load:
+      return fmt::format("{}[{}].{}", f.buffers[std::size_t(e->buffer)].name, to_string(e->index), e->part ? "im" : "re");
+    case ExprKind::Scalar: return fmt::format("s{}", e->scalar);
+    case ExprKind::Add: return fmt::format("({} + {})", expr_string(f, e->a), expr_string(f, e->b));
+    case ExprKind::Sub: return fmt::format("({} - {})", expr_string(f, e->a), expr_string(f, e->b));
+    case ExprKind::Mul: return fmt::format("{} * {}", expr_string(f, e->a), expr_string(f, e->b));
+    case ExprKind::Neg: return fmt::format("-{}", expr_string(f, e->a));
+  }
+  return "?";
+}
+
+void dump(const Function &f, const Stmt &s, int depth, std::string &out) {
+  std::string pad(std::size_t(depth) * 2, ' ');
+  switch (s->kind) {
+    case StmtKind::Block:
+      for (const Stmt &t : s->body) dump(f, t, depth, out);
+      break;
+    case StmtKind::For:
+      out += fmt::format("{}for {} in 0..{}:\n", pad, var_name(s->var.id), s->var.extent);
+      dump(f, s->loop_body, depth + 1, out);
+      break;
+    case StmtKind::Assign:
+      out += fmt::format("{}s{} {} {}\n", pad, s->scalar, s->declare ? ":=" : "=", expr_string(f, s->value));
+      break;
+    case StmtKind::Store:
+      out += fmt::format("{}{}[{}].{} = {}\n", pad, f.buffers[std::size_t(s->buffer)].name, to_string(s->index),
+                         s->part ? "im" : "re", expr_string(f, s->value));
+      break;
+  }
+}
+
+}  // namespace
+
+std::string to_string(const Function &f) {
+  std::string out = fmt::format("function {} ({}x{})\n", f.name, f.rows, f.cols);
+  for (const Buffer &b : f.buffers) {
+    const char *role = b.role == BufferRole::Input    ? "input"
+                       : b.role == BufferRole::Output ? "output"
+                       : b.role == BufferRole::Temp   ? "temp"
+                                                      : "table";
+    out += fmt::format("  buffer {} : {} complex[{}]\n", b.name, role, b.size);
+  }
+  dump(f, f.body, 1, out);
+  return out;
+}
+
+}  // namespace splgen

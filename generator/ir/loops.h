@@ -1,0 +1,118 @@
+// The loop IR that backends print: loops over integer variables, real scalar assignments,
+// loads and stores of the real/imaginary parts of complex buffers, constants.
+// Nodes are immutable and reference counted; Expr factories fold constants, remove
+// multiplications by 0 and +-1, and canonicalise signs so equal subexpressions are shared.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "generator/ir/affine.h"
+#include "generator/ir/spl.h"
+
+namespace splgen {
+
+// ---- integer index expressions -------------------------------------------------------
+enum class IdxKind { Affine, Add, Mul, Div, Mod, Lookup };
+struct IdxNode;
+using Idx = std::shared_ptr<const IdxNode>;
+struct IdxNode {
+  IdxKind kind;
+  Affine affine;                                  // Affine
+  Idx a, b;                                       // Add, Mul (a*b), Div/Mod (a by divisor), Lookup (table[a])
+  int64_t divisor = 1;                            // Div, Mod
+  std::shared_ptr<const std::vector<int64_t>> table;  // Lookup
+};
+Idx idx_affine(Affine a);
+inline Idx idx_const(int64_t c) { return idx_affine(Affine::constant(c)); }
+Idx idx_add(Idx x, Idx y);
+Idx idx_scale(Idx x, int64_t c);
+Idx idx_mul(Idx x, Idx y);
+Idx idx_div(Idx x, int64_t d);  // floor division of a non-negative index
+Idx idx_mod(Idx x, int64_t d);
+Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i);
+const Affine *as_affine(const Idx &x);  // nullptr unless affine
+int64_t eval(const Idx &x, const Env &env);
+std::string to_string(const Idx &x);
+
+// ---- buffers --------------------------------------------------------------------------
+// Complex buffers, interleaved (re, im). Input and Output are the kernel's x and y; Temp is
+// local scratch; Table is a read-only constant table.
+enum class BufferRole { Input, Output, Temp, Table };
+struct Buffer {
+  int id = 0;
+  BufferRole role = BufferRole::Temp;
+  int64_t size = 0;  // complex elements
+  std::string name;
+  std::vector<cplx> values;  // Table
+};
+
+// ---- real-valued expressions ------------------------------------------------------------
+enum class ExprKind { Const, Load, Scalar, Add, Sub, Mul, Neg };
+struct ExprNode;
+using Expr = std::shared_ptr<const ExprNode>;
+struct ExprNode {
+  ExprKind kind;
+  double value = 0;   // Const
+  int buffer = -1;    // Load
+  Idx index;          // Load (complex element)
+  int part = 0;       // Load: 0 real, 1 imaginary
+  int scalar = -1;    // Scalar: a variable assigned by Stmt::Assign
+  Expr a, b;
+  std::size_t hash = 0;
+};
+bool same(const Expr &x, const Expr &y);  // structural equality
+struct ExprHash {
+  std::size_t operator()(const Expr &e) const { return e->hash; }
+};
+struct ExprSame {
+  bool operator()(const Expr &x, const Expr &y) const { return same(x, y); }
+};
+Expr e_const(double v);
+Expr e_load(int buffer, Idx index, int part);
+Expr e_scalar(int scalar);
+Expr e_add(Expr x, Expr y);
+Expr e_sub(Expr x, Expr y);
+Expr e_mul(Expr x, Expr y);
+Expr e_neg(Expr x);
+bool is_const(const Expr &e, double v);
+
+// ---- statements -------------------------------------------------------------------------
+enum class StmtKind { Block, For, Assign, Store };
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+struct StmtNode {
+  StmtKind kind;
+  std::vector<Stmt> body;  // Block
+  LoopVar var;             // For: 0 <= var < var.extent
+  Stmt loop_body;          // For
+  int scalar = -1;         // Assign: scalar = value; `declare` introduces it
+  bool declare = true;
+  Expr value;              // Assign, Store
+  int buffer = -1;         // Store
+  Idx index;               // Store
+  int part = 0;            // Store
+};
+Stmt make_block(std::vector<Stmt> body);  // flattens nested blocks
+Stmt make_for(LoopVar var, Stmt body);    // a loop of extent 0 is an empty block
+Stmt make_assign(int scalar, Expr value, bool declare = true);
+Stmt make_store(int buffer, Idx index, int part, Expr value);
+
+// A whole kernel: y = M x for an rows x cols formula.
+struct Function {
+  std::string name;
+  int64_t rows = 0, cols = 0;
+  std::vector<Buffer> buffers;  // index = Buffer::id; buffers[0] = x, buffers[1] = y
+  int scalars = 0;              // scalar variables are numbered 0 .. scalars-1
+  Stmt body;
+};
+constexpr int kInputBuffer = 0, kOutputBuffer = 1;
+
+// Evaluates a function on an input vector (reference semantics for tests and `verify`).
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x);
+
+// Human-readable dump (for --dump-after=loops).
+std::string to_string(const Function &f);
+
+}  // namespace splgen

@@ -1,0 +1,99 @@
+#include "generator/ir/print.h"
+
+#include <fmt/format.h>
+
+namespace splgen {
+
+namespace {
+
+// Binding strength: composition < direct sum < tensor < atom.
+int level(const Spl &f) {
+  switch (f->kind) {
+    case SplKind::Compose: return 0;
+    case SplKind::DirectSum: return 1;
+    case SplKind::Tensor: return 2;
+    default: return 3;
+  }
+}
+
+void print_to(std::string &out, const Spl &f);
+
+void print_operand(std::string &out, const Spl &child, int parent_level) {
+  if (level(child) <= parent_level) {
+    out += '(';
+    print_to(out, child);
+    out += ')';
+  } else {
+    print_to(out, child);
+  }
+}
+
+void print_infix(std::string &out, const Spl &f, const char *op) {
+  for (std::size_t i = 0; i < f->children.size(); ++i) {
+    if (i) out += op;
+    print_operand(out, f->children[i], level(f));
+  }
+}
+
+void print_to(std::string &out, const Spl &f) {
+  switch (f->kind) {
+    case SplKind::DFT:
+      if (f->b == 1 || f->a == 1)
+        out += fmt::format("DFT({})", f->a);
+      else if (f->b == f->a - 1)
+        out += fmt::format("DFT({},-1)", f->a);
+      else
+        out += fmt::format("DFT({},{})", f->a, f->b);
+      break;
+    case SplKind::Identity: out += fmt::format("I({})", f->a); break;
+    case SplKind::Stride: out += fmt::format("L({},{})", f->a, f->b); break;
+    case SplKind::Twiddle:
+      if (f->c == 1)
+        out += fmt::format("T({},{})", f->a, f->b);
+      else if (f->c == f->a - 1)
+        out += fmt::format("T({},{},-1)", f->a, f->b);
+      else
+        out += fmt::format("T({},{},{})", f->a, f->b, f->c);
+      break;
+    case SplKind::Diag: {
+      out += "Diag(";
+      for (std::size_t i = 0; i < f->diag.size(); ++i) out += (i ? ", " : "") + print_complex(f->diag[i]);
+      out += ')';
+      break;
+    }
+    case SplKind::Perm: {
+      out += "Perm(";
+      for (std::size_t i = 0; i < f->perm.size(); ++i) out += fmt::format("{}{}", i ? ", " : "", f->perm[i]);
+      out += ')';
+      break;
+    }
+    case SplKind::Tensor: print_infix(out, f, " (x) "); break;
+    case SplKind::Compose: print_infix(out, f, " * "); break;
+    case SplKind::DirectSum: print_infix(out, f, " (+) "); break;
+    case SplKind::Tagged: {
+      out += tag_name(f->tag.kind);
+      out += '(';
+      for (std::size_t i = 0; i < f->tag.params.size(); ++i) out += fmt::format("{}{}", i ? "," : "", f->tag.params[i]);
+      out += ")[ ";
+      print_to(out, f->children.front());
+      out += " ]";
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::string print_complex(cplx v) {
+  if (v.imag() == 0.0) return fmt::format("{}", v.real());
+  if (v.real() == 0.0) return fmt::format("{}i", v.imag());
+  return fmt::format("{}{}{}i", v.real(), v.imag() < 0 ? "-" : "+", std::abs(v.imag()));
+}
+
+std::string print(const Spl &f) {
+  std::string out;
+  print_to(out, f);
+  return out;
+}
+
+}  // namespace splgen

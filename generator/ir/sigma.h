@@ -1,0 +1,47 @@
+// Sigma-SPL: SPL made explicit as sums (loops) of gather * kernel * scatter terms.
+//   G(f): y[i] = x[f(i)]    (domain(f) x range(f) matrix)
+//   S(f): y[f(i)] = x[i]    (range(f) x domain(f))
+//   Sum(v < n, A_v): the sum over v of A_v; the terms write disjoint parts of the output
+//   Diag(d o f): diag(d[f(i)]), d a diagonal SPL node (T or Diag)
+//   Kernel(A): an SPL leaf (a DFT codelet) applied as a whole
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "generator/ir/dense.h"
+#include "generator/ir/index_fn.h"
+#include "generator/ir/spl.h"
+
+namespace splgen {
+
+enum class SigmaKind { Compose, Sum, SumList, Gather, Scatter, Diag, Kernel };
+struct SigmaNode;
+using Sigma = std::shared_ptr<const SigmaNode>;
+struct SigmaNode {
+  SigmaKind kind;
+  int64_t rows = 0, cols = 0;
+  std::vector<Sigma> children;  // Compose (rightmost applied first), SumList, Sum (one body)
+  LoopVar var;                  // Sum
+  IndexFn fn;                   // Gather, Scatter, Diag (positions into `source`)
+  Spl source;                   // Diag: the diagonal (T or Diag node); Kernel: the leaf
+};
+
+Sigma sigma_compose(std::vector<Sigma> factors);  // flattens, checks dimensions
+Sigma sigma_sum(LoopVar var, Sigma body);
+Sigma sigma_sum_list(std::vector<Sigma> terms);
+Sigma sigma_gather(IndexFn f);
+Sigma sigma_scatter(IndexFn f);
+Sigma sigma_diag(Spl source, IndexFn f);
+Sigma sigma_kernel(Spl leaf);
+
+// The value of diagonal entry p of a diagonal SPL node (T or Diag).
+cplx diag_entry(const Spl &source, int64_t p);
+
+Matrix to_dense(const Sigma &s);
+std::string print(const Sigma &s);  // multi-line, indented
+
+// Sigma-SPL with every free loop variable replaced: for evaluating nested bodies.
+Matrix to_dense(const Sigma &s, Env &env);
+
+}  // namespace splgen

@@ -1,0 +1,78 @@
+// SPL formulas: immutable, reference-counted nodes built by checking, normalising
+// make_*() factories. Equal formulas have equal hashes; equality is structural.
+#pragma once
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace splgen {
+
+using cplx = std::complex<double>;
+
+// Thrown by factories for ill-formed formulas (bad sizes, dimension mismatch ...).
+// The parser turns it into a line:col message.
+struct FormulaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class SplKind { DFT, Identity, Stride, Twiddle, Diag, Perm, Tensor, Compose, DirectSum, Tagged };
+
+// A tag asks for a subformula to be rewritten for a target paradigm (DESIGN.md, "Tags").
+enum class TagKind { Vec, Smp, Par, Stream, Tiled, Cubic };
+struct Tag {
+  TagKind kind;
+  std::vector<int64_t> params;  // vec(nu); smp(p,mu); par(p,mu); stream(s); tiled(k); cubic(k)
+  bool operator==(const Tag &) const = default;
+};
+const char *tag_name(TagKind kind);
+std::size_t tag_arity(TagKind kind);
+
+struct SplNode;
+using Spl = std::shared_ptr<const SplNode>;
+
+struct SplNode {
+  SplKind kind;
+  int64_t rows = 0, cols = 0;
+  // DFT: a = n, b = k (root w_n^k, k normalised to [0, n)); I: a = n;
+  // L: a = N, b = s; T: a = N, b = n, c = k (w_N^k, normalised to [0, N)).
+  int64_t a = 0, b = 0, c = 0;
+  std::vector<cplx> diag;      // Diag
+  std::vector<int64_t> perm;   // Perm: y[i] = x[perm[i]]
+  std::vector<Spl> children;   // Tensor, Compose (left to right, rightmost applied first), DirectSum, Tagged
+  Tag tag{TagKind::Vec, {}};   // Tagged
+  std::size_t hash = 0;
+};
+
+bool operator==(const SplNode &x, const SplNode &y);
+bool equal(const Spl &x, const Spl &y);
+struct SplHash {
+  std::size_t operator()(const Spl &f) const { return f->hash; }
+};
+struct SplEqual {
+  bool operator()(const Spl &x, const Spl &y) const { return equal(x, y); }
+};
+
+// Factories. Each checks its arguments (FormulaError) and normalises:
+// I(1) (x) A = A, nested tensors/compositions/direct sums are flattened, identities are
+// dropped from compositions, L(N,1) = L(N,N) = T(N,1) = T(N,N) = I(N), identity Perm/Diag = I.
+Spl make_dft(int64_t n, int64_t k = 1);
+Spl make_identity(int64_t n);
+Spl make_stride(int64_t N, int64_t s);
+Spl make_twiddle(int64_t N, int64_t n, int64_t k = 1);
+Spl make_diag(std::vector<cplx> values);
+Spl make_perm(std::vector<int64_t> perm);
+Spl make_tensor(std::vector<Spl> factors);
+Spl make_compose(std::vector<Spl> factors);
+Spl make_direct_sum(std::vector<Spl> terms);
+Spl make_tagged(Tag tag, Spl child);
+inline Spl tensor(Spl x, Spl y) { return make_tensor({std::move(x), std::move(y)}); }
+inline Spl compose(Spl x, Spl y) { return make_compose({std::move(x), std::move(y)}); }
+
+bool is_identity(const Spl &f);
+int64_t gcd64(int64_t x, int64_t y);
+int64_t mod64(int64_t x, int64_t m);  // result in [0, m)
+
+}  // namespace splgen

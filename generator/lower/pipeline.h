@@ -1,0 +1,42 @@
+// The whole generator, one stage after another (DESIGN.md, "Data flow"):
+//   formula --expand--> SPL --lower--> Sigma-SPL --merge_loops--> Sigma-SPL
+//           --sigma_to_loops--> loop IR --backend--> source text
+#pragma once
+#include <string>
+#include <vector>
+
+#include "generator/expand/expand.h"
+#include "generator/ir/loops.h"
+#include "generator/ir/sigma.h"
+
+namespace splgen {
+
+enum class Precision { Double, Float };
+
+struct GenOptions {
+  std::string name;                       // empty: derived from the spec
+  Precision precision = Precision::Double;
+  bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
+};
+
+struct PipelineResult {
+  std::string spec_text;  // as the user wrote it
+  Spl spec;               // parsed (and inverted if asked)
+  Expansion expansion;
+  Sigma sigma;            // lowered
+  Sigma merged;           // after loop merging
+  Function loops;
+  std::string source;     // C++ text
+};
+
+// Stages that --dump-after accepts, in order.
+const std::vector<std::string> &pipeline_stages();  // {"spl", "expand", "sigma", "merge", "loops", "code"}
+std::string dump_stage(const PipelineResult &r, const std::string &stage);
+
+// Throws ParseError / FormulaError with a one-line message on bad input.
+PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &options);
+
+// "splgen_dft1024" / "splgen_idft48_f": a C identifier derived from the spec.
+std::string default_kernel_name(const Spl &spec, const GenOptions &options);
+
+}  // namespace splgen

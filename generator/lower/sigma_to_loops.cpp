@@ -1,0 +1,293 @@
+#include "generator/lower/sigma_to_loops.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include "generator/expand/breakdown.h"
+#include "generator/lower/codelet.h"
+
+namespace splgen {
+
+namespace {
+
+// Tuning knob: twiddle tables up to this many entries are stored whole; beyond, w^e is
+// the product of two tables of about sqrt(N) entries each.
+constexpr int64_t kDirectTwiddleMax = 4096;
+
+struct Access {
+  int buffer;
+  IndexFn fn;  // local element index -> buffer element index
+};
+
+Access through(const Access &a, const IndexFn &f) { return {a.buffer, compose(a.fn, f)}; }
+
+int max_var(const Sigma &s) {
+  int m = s->kind == SigmaKind::Sum ? s->var.id : -1;
+  for (const Sigma &c : s->children) m = std::max(m, max_var(c));
+  return m;
+}
+
+bool is_unrolled_kernel(const Spl &leaf) { return leaf->kind == SplKind::DFT && is_codelet_size(leaf->a); }
+
+// True when running s with input and output in the same place is correct: every location
+// is read before it is written.
+bool in_place_safe(const Sigma &s) {
+  switch (s->kind) {
+    case SigmaKind::Kernel: return is_unrolled_kernel(s->source);
+    case SigmaKind::Diag: return true;
+    case SigmaKind::Sum: return in_place_safe(s->children.front());
+    case SigmaKind::SumList:
+      for (const Sigma &c : s->children)
+        if (!in_place_safe(c)) return false;
+      return true;
+    case SigmaKind::Compose: {
+      const Sigma &first = s->children.front(), &last = s->children.back();
+      IndexFn out = first->kind == SigmaKind::Scatter ? first->fn : fn_identity(s->rows);
+      IndexFn in = last->kind == SigmaKind::Gather ? last->fn : fn_identity(s->cols);
+      if (!same(out, in)) return false;
+      std::size_t inner = s->children.size() - (first->kind == SigmaKind::Scatter) - (last->kind == SigmaKind::Gather);
+      if (inner >= 2) return true;  // stages go through a local temporary when aliased
+      for (const Sigma &c : s->children)
+        if (c->kind != SigmaKind::Scatter && c->kind != SigmaKind::Gather) return in_place_safe(c);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+class Codegen {
+ public:
+  Codegen(Function &f, int first_var) : f_(f), next_var_(first_var) {}
+
+  Stmt gen(const Sigma &s, const Access &out, const Access &in) {
+    switch (s->kind) {
+      case SigmaKind::Sum: return make_for(s->var, gen(s->children.front(), out, in));
+      case SigmaKind::SumList: {
+        std::vector<Stmt> parts;
+        for (const Sigma &t : s->children) parts.push_back(gen(t, out, in));
+        return make_block(std::move(parts));
+      }
+      case SigmaKind::Compose: return gen_compose(s->children, out, in);
+      default: return gen_compose({s}, out, in);
+    }
+  }
+
+ private:
+  Function &f_;
+  int next_var_;
+  std::map<std::string, int> tables_;
+
+  LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
+
+  int new_temp(int64_t size) {
+    int id = int(f_.buffers.size());
+    f_.buffers.push_back(Buffer{id, BufferRole::Temp, size, fmt::format("t{}", id)});
+    return id;
+  }
+
+  int table(const std::string &key, const std::function<std::vector<cplx>()> &values) {
+    if (auto it = tables_.find(key); it != tables_.end()) return it->second;
+    int id = int(f_.buffers.size());
+    std::vector<cplx> v = values();
+    f_.buffers.push_back(Buffer{id, BufferRole::Table, int64_t(v.size()), key, std::move(v)});
+    tables_[key] = id;
+    return id;
+  }
+
+  CExpr load(const Access &a, const Idx &i) {
+    Idx at = apply_index(a.fn, i);
+    return {e_load(a.buffer, at, 0), e_load(a.buffer, at, 1)};
+  }
+
+  CExpr load_table(int buffer, const Idx &i) { return {e_load(buffer, i, 0), e_load(buffer, i, 1)}; }
+
+  // w_N^(k e) for 0 <= e < N, from one table or the product of two.
+  CExpr root_power(int64_t N, int64_t k, const Idx &e) {
+    if (auto *a = as_affine(e); a && a->is_constant()) return c_const(root_of_unity(N, mod64(a->c0 * k, N)));
+    if (N <= kDirectTwiddleMax) {
+      int t = table(fmt::format("w{}_{}", N, k), [&] {
+        std::vector<cplx> v(static_cast<std::size_t>(N));
+        for (int64_t i = 0; i < N; ++i) v[std::size_t(i)] = root_of_unity(N, int64_t((__int128)i * k % N));
+        return v;
+      });
+      return load_table(t, e);
+    }
+    int64_t B = 1;
+    while (B * B < N) B *= 2;
+    int64_t H = (N + B - 1) / B;
+    int hi = table(fmt::format("w{}_{}_hi", N, k), [&] {
+      std::vector<cplx> v(static_cast<std::size_t>(H));
+      for (int64_t i = 0; i < H; ++i) v[std::size_t(i)] = root_of_unity(N, int64_t((__int128)i * B * k % N));
+      return v;
+    });
+    int lo = table(fmt::format("w{}_{}_lo", N, k), [&] {
+      std::vector<cplx> v(static_cast<std::size_t>(B));
+      for (int64_t i = 0; i < B; ++i) v[std::size_t(i)] = root_of_unity(N, int64_t((__int128)i * k % N));
+      return v;
+    });
+    return c_mul(load_table(hi, idx_div(e, B)), load_table(lo, idx_mod(e, B)));
+  }
+
+  // Entry i of a Sigma-SPL Diag node.
+  CExpr diag_value(const Sigma &d, const Idx &i) {
+    Idx p = apply_index(d->fn, i);
+    const Spl &src = d->source;
+    if (auto *a = as_affine(p); a && a->is_constant()) return c_const(diag_entry(src, a->c0));
+    if (src->kind == SplKind::Twiddle)  // T(N, n, k) at p = a*n + b is w_N^(k a b)
+      return root_power(src->a, src->c, idx_mul(idx_div(p, src->b), idx_mod(p, src->b)));
+    int t = table(fmt::format("d{}_{:x}", src->rows, src->hash), [&] { return src->diag; });
+    return load_table(t, p);
+  }
+
+  std::vector<PendingStore> store(const Access &a, const Idx &i, const CExpr &v) {
+    Idx at = apply_index(a.fn, i);
+    return {{a.buffer, at, 0, v.re}, {a.buffer, at, 1, v.im}};
+  }
+
+  // post-diagonals * kernel * pre-diagonals (any of the three may be absent).
+  Stmt gen_block(const std::vector<Sigma> &post, const Sigma *kernel, const std::vector<Sigma> &pre,
+                 const Access &out, const Access &in, int64_t n) {
+    auto input = [&](const Idx &i) {
+      CExpr v = load(in, i);
+      for (auto it = pre.rbegin(); it != pre.rend(); ++it) v = c_mul(diag_value(*it, i), v);
+      return v;
+    };
+    auto output = [&](const Idx &i, CExpr v) {
+      for (auto it = post.rbegin(); it != post.rend(); ++it) v = c_mul(diag_value(*it, i), v);
+      return store(out, i, v);
+    };
+    if (!kernel || is_unrolled_kernel((*kernel)->source)) {
+      if (!kernel && n > 4) return elementwise_loop(n, input, output);
+      std::vector<CExpr> x;
+      for (int64_t i = 0; i < n; ++i) x.push_back(input(idx_const(i)));
+      std::vector<CExpr> y = kernel ? symbolic_dft(x, (*kernel)->source->b) : x;
+      std::vector<PendingStore> stores;
+      for (int64_t i = 0; i < n; ++i)
+        for (PendingStore &s : output(idx_const(i), y[std::size_t(i)])) stores.push_back(s);
+      return schedule(stores, f_.scalars);
+    }
+    return direct_dft_loop((*kernel)->source, input, output);
+  }
+
+  template <class In, class Out>
+  Stmt elementwise_loop(int64_t n, In input, Out output) {
+    LoopVar i = fresh(n);
+    return make_for(i, schedule(output(idx_affine(Affine::var(i)), input(idx_affine(Affine::var(i)))), f_.scalars));
+  }
+
+  // y[j] = sum_l x[l] w_n^(k j l): an O(n^2) loop with accumulators.
+  template <class In, class Out>
+  Stmt direct_dft_loop(const Spl &dft, In input, Out output) {
+    int64_t n = dft->a, k = dft->b;
+    LoopVar j = fresh(n), l = fresh(n);
+    Idx jj = idx_affine(Affine::var(j)), ll = idx_affine(Affine::var(l));
+    int acc_re = f_.scalars++, acc_im = f_.scalars++;
+    int w = table(fmt::format("w{}_{}", n, k), [&] {
+      std::vector<cplx> v(static_cast<std::size_t>(n));
+      for (int64_t e = 0; e < n; ++e) v[std::size_t(e)] = root_of_unity(n, int64_t((__int128)e * k % n));
+      return v;
+    });
+    CExpr term = c_mul(input(ll), load_table(w, idx_mod(idx_mul(jj, ll), n)));
+    int tr = f_.scalars++, ti = f_.scalars++;
+    Stmt accumulate = make_block({make_assign(tr, term.re), make_assign(ti, term.im),
+                                  make_assign(acc_re, e_add(e_scalar(acc_re), e_scalar(tr)), false),
+                                  make_assign(acc_im, e_add(e_scalar(acc_im), e_scalar(ti)), false)});
+    Stmt finish = schedule(output(jj, CExpr{e_scalar(acc_re), e_scalar(acc_im)}), f_.scalars);
+    return make_for(j, make_block({make_assign(acc_re, e_const(0)), make_assign(acc_im, e_const(0)),
+                                   make_for(l, accumulate), finish}));
+  }
+
+  Stmt copy(const Access &out, const Access &in, int64_t n) {
+    return gen_block({}, nullptr, {}, out, in, n);
+  }
+
+  Stmt gen_compose(std::vector<Sigma> factors, Access out, Access in) {
+    while (!factors.empty() && factors.front()->kind == SigmaKind::Scatter) {
+      out = through(out, factors.front()->fn);
+      factors.erase(factors.begin());
+    }
+    while (!factors.empty() && factors.back()->kind == SigmaKind::Gather) {
+      in = through(in, factors.back()->fn);
+      factors.pop_back();
+    }
+    bool aliased = out.buffer == in.buffer;
+    if (factors.empty()) {  // a pure data movement
+      int64_t n = out.fn->domain;
+      if (!aliased) return copy(out, in, n);
+      int t = new_temp(n);
+      Access tmp{t, fn_identity(n)};
+      return make_block({copy(tmp, in, n), copy(out, tmp, n)});
+    }
+    // post-diagonals * kernel * pre-diagonals: one straight-line block or loop.
+    std::size_t k = 0;
+    while (k < factors.size() && factors[k]->kind == SigmaKind::Diag) ++k;
+    bool has_kernel = k < factors.size() && factors[k]->kind == SigmaKind::Kernel;
+    std::size_t rest = has_kernel ? k + 1 : k;
+    bool all_diag_after = true;
+    for (std::size_t i = rest; i < factors.size(); ++i) all_diag_after &= factors[i]->kind == SigmaKind::Diag;
+    if (all_diag_after && (has_kernel || k == factors.size())) {
+      std::vector<Sigma> post(factors.begin(), factors.begin() + std::ptrdiff_t(k));
+      std::vector<Sigma> pre(factors.begin() + std::ptrdiff_t(rest), factors.end());
+      const Sigma *kernel = has_kernel ? &factors[k] : nullptr;
+      int64_t n = factors.back()->cols;
+      if (aliased && kernel && !is_unrolled_kernel((*kernel)->source)) {
+        int t = new_temp(n);
+        Access tmp{t, fn_identity(n)};
+        return make_block({gen_block({}, kernel, pre, tmp, in, n), gen_block(post, nullptr, {}, out, tmp, n)});
+      }
+      return gen_block(post, kernel, pre, out, in, n);
+    }
+    if (factors.size() == 1) return gen(factors.front(), out, in);
+    return gen_chain(factors, out, in, aliased);
+  }
+
+  // F1 * F2 * ... * Fm, Fm applied first.
+  Stmt gen_chain(const std::vector<Sigma> &factors, const Access &out, const Access &in, bool aliased) {
+    std::size_t m = factors.size();
+    bool middle_safe = true;  // F2 .. F(m-1)
+    for (std::size_t i = 1; i + 1 < m; ++i) middle_safe &= in_place_safe(factors[i]);
+    std::vector<Stmt> stages;
+    if (!aliased && middle_safe && in_place_safe(factors[0])) {
+      // Every intermediate lives in the output; later stages run in place.
+      stages.push_back(gen(factors[m - 1], out, in));
+      for (std::size_t i = m - 1; i-- > 0;) stages.push_back(gen(factors[i], out, out));
+      return make_block(std::move(stages));
+    }
+    if (middle_safe) {  // one temporary, in place through the middle stages
+      int64_t n = factors[m - 1]->rows;
+      Access tmp{new_temp(n), fn_identity(n)};
+      stages.push_back(gen(factors[m - 1], tmp, in));
+      for (std::size_t i = m - 1; i-- > 1;) stages.push_back(gen(factors[i], tmp, tmp));
+      stages.push_back(gen(factors[0], out, tmp));
+      return make_block(std::move(stages));
+    }
+    Access src = in;  // a temporary between every pair of stages
+    for (std::size_t i = m; i-- > 0;) {
+      Access dst = out;
+      if (i > 0) dst = Access{new_temp(factors[i]->rows), fn_identity(factors[i]->rows)};
+      stages.push_back(gen(factors[i], dst, src));
+      src = dst;
+    }
+    return make_block(std::move(stages));
+  }
+};
+
+}  // namespace
+
+Function sigma_to_loops(const Sigma &s, const std::string &name) {
+  Function f;
+  f.name = name;
+  f.rows = s->rows;
+  f.cols = s->cols;
+  f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, s->cols, "x"});
+  f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
+  Codegen gen(f, max_var(s) + 1);
+  f.body = gen.gen(s, Access{kOutputBuffer, fn_identity(s->rows)}, Access{kInputBuffer, fn_identity(s->cols)});
+  return f;
+}
+
+}  // namespace splgen

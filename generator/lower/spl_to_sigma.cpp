@@ -1,0 +1,73 @@
+#include "generator/lower/spl_to_sigma.h"
+
+#include <stdexcept>
+
+namespace splgen {
+
+namespace {
+
+class Lowering {
+ public:
+  Sigma lower(const Spl &f) {
+    switch (f->kind) {
+      case SplKind::DFT: return sigma_kernel(f);
+      case SplKind::Identity: return sigma_gather(fn_identity(f->a));
+      case SplKind::Stride: return sigma_gather(fn_stride(f->a, f->b));
+      case SplKind::Perm: return sigma_gather(fn_table(f->perm));
+      case SplKind::Twiddle:
+      case SplKind::Diag: return sigma_diag(f, fn_identity(f->rows));
+      case SplKind::Tensor: return lower_tensor(f->children.front(), tail(f->children));
+      case SplKind::Compose: {
+        std::vector<Sigma> factors;
+        for (const Spl &c : f->children) factors.push_back(lower(c));
+        return sigma_compose(std::move(factors));
+      }
+      case SplKind::DirectSum: return lower_direct_sum(f);
+      case SplKind::Tagged: return lower(f->children.front());
+    }
+    throw std::logic_error("unknown formula node");
+  }
+
+ private:
+  int next_var_ = 0;
+
+  LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
+
+  static Spl tail(const std::vector<Spl> &factors) {
+    return make_tensor(std::vector<Spl>(factors.begin() + 1, factors.end()));
+  }
+
+  Sigma lower_tensor(const Spl &a, const Spl &b) {
+    if (is_identity(a)) {  // I(n) (x) B
+      LoopVar j = fresh(a->a);
+      Affine out_base = Affine::var(j, b->rows), in_base = Affine::var(j, b->cols);
+      return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(b->rows, a->a * b->rows, out_base, 1)), lower(b),
+                                         sigma_gather(fn_h(b->cols, a->a * b->cols, in_base, 1))}));
+    }
+    if (is_identity(b)) {  // A (x) I(n)
+      int64_t n = b->a;
+      LoopVar j = fresh(n);
+      return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(a->rows, a->rows * n, Affine::var(j), n)), lower(a),
+                                         sigma_gather(fn_h(a->cols, a->cols * n, Affine::var(j), n))}));
+    }
+    // A (x) B = (A (x) I(rows B)) * (I(cols A) (x) B)
+    return lower(make_compose({tensor(a, make_identity(b->rows)), tensor(make_identity(a->cols), b)}));
+  }
+
+  Sigma lower_direct_sum(const Spl &f) {
+    std::vector<Sigma> terms;
+    int64_t r = 0, c = 0;
+    for (const Spl &t : f->children) {
+      terms.push_back(sigma_compose({sigma_scatter(fn_h(t->rows, f->rows, Affine::constant(r), 1)), lower(t),
+                                     sigma_gather(fn_h(t->cols, f->cols, Affine::constant(c), 1))}));
+      r += t->rows, c += t->cols;
+    }
+    return sigma_sum_list(std::move(terms));
+  }
+};
+
+}  // namespace
+
+Sigma lower_to_sigma(const Spl &formula) { return Lowering{}.lower(formula); }
+
+}  // namespace splgen
