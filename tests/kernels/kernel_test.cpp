@@ -1,0 +1,148 @@
+// Generated kernels against FFTW3 and an O(n^2) long-double reference: every n from 1 to
+// 128, powers of two up to 2^20, composites and primes; forward and inverse; double and
+// float. Each test case generates its kernels in process, compiles them with one compiler
+// call into one shared object, loads it and checks every kernel.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "generator/lower/pipeline.h"
+#include "tests/support/kernel_loader.h"
+#include "tests/support/reference.h"
+
+namespace splgen {
+namespace {
+
+struct KernelSpec {
+  int64_t n;
+  bool inverse;
+  Precision precision;
+  std::string name() const {
+    return fmt::format("k{}_{}_{}", n, inverse ? "inv" : "fwd", precision == Precision::Float ? "f" : "d");
+  }
+};
+
+std::vector<KernelSpec> all_variants(const std::vector<int64_t> &sizes) {
+  std::vector<KernelSpec> out;
+  for (int64_t n : sizes)
+    for (bool inverse : {false, true})
+      for (Precision p : {Precision::Double, Precision::Float}) out.push_back({n, inverse, p});
+  return out;
+}
+
+// Input in [-1, 1)^2, in memory that is deliberately not 16-byte aligned (malloc + one real).
+template <class T>
+struct Misaligned {
+  std::unique_ptr<T[]> storage;
+  T *data;
+  explicit Misaligned(std::size_t reals) : storage(new T[reals + 1]), data(storage.get() + 1) {}
+};
+
+template <class T>
+void check_kernel(const test::SharedObject &lib, const KernelSpec &k) {
+  SCOPED_TRACE(k.name());
+  auto *kernel = lib.symbol<void(T *, const T *)>(k.name());
+  std::size_t n = std::size_t(k.n);
+  std::mt19937_64 rng(std::uint64_t(k.n) * 7919u + k.inverse);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Misaligned<T> x(2 * n), y(2 * n);
+  std::vector<std::complex<T>> input(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    input[i] = {T(uniform(rng)), T(uniform(rng))};
+    x.data[2 * i] = input[i].real(), x.data[2 * i + 1] = input[i].imag();
+  }
+  std::fill(y.data, y.data + 2 * n, T(std::nan("")));
+  kernel(y.data, x.data);
+
+  std::vector<std::complex<T>> output(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    output[i] = {y.data[2 * i], y.data[2 * i + 1]};
+    ASSERT_EQ(x.data[2 * i], input[i].real()) << "input modified";
+    ASSERT_EQ(x.data[2 * i + 1], input[i].imag()) << "input modified";
+  }
+  int sign = k.inverse ? +1 : -1;
+  double eps = std::is_same_v<T, float> ? FLT_EPSILON : DBL_EPSILON;
+  double tolerance = 5 * eps * std::max(1.0, std::log2(double(n)));
+  auto reference = test::reference_dft(test::convert<long double>(input), sign);
+  double error = test::relative_rms_error(output, reference);
+  EXPECT_LE(error, tolerance) << "relative RMS error against the long-double reference";
+  double fftw_error;
+  if constexpr (std::is_same_v<T, float>)
+    fftw_error = test::relative_rms_error(output, test::fftwf_dft(input, sign));
+  else
+    fftw_error = test::relative_rms_error(output, test::fftw_dft(input, sign));
+  EXPECT_LE(fftw_error, 2 * tolerance) << "relative RMS error against FFTW3";
+  // The kernel is a pure function: a second call on the same input gives the same bits.
+  std::vector<T> first(y.data, y.data + 2 * n);
+  kernel(y.data, x.data);
+  EXPECT_EQ(0, std::memcmp(first.data(), y.data, 2 * n * sizeof(T))) << "not deterministic";
+}
+
+void generate_compile_and_check(const std::vector<KernelSpec> &kernels, const std::string &flags = "-O1") {
+  test::TempDir dir("splgen-kernels");
+  std::vector<std::string> sources;
+  for (const KernelSpec &k : kernels) {
+    GenOptions options;
+    options.name = k.name();
+    options.precision = k.precision;
+    options.inverse = k.inverse;
+    PipelineResult r = run_pipeline(fmt::format("DFT({})", k.n), options);
+    sources.push_back(dir.write(k.name() + ".cpp", r.source));
+  }
+  test::SharedObject lib(test::compile_shared_object(sources, dir.file("kernels.so"), "", flags));
+  for (const KernelSpec &k : kernels) {
+    if (k.precision == Precision::Float)
+      check_kernel<float>(lib, k);
+    else
+      check_kernel<double>(lib, k);
+  }
+}
+
+std::vector<int64_t> range(int64_t lo, int64_t hi) {
+  std::vector<int64_t> out;
+  for (int64_t n = lo; n <= hi; ++n) out.push_back(n);
+  return out;
+}
+
+// Split so that ctest -j runs the compilations in parallel.
+TEST(Kernels, Sizes1To24) { generate_compile_and_check(all_variants(range(1, 24))); }
+TEST(Kernels, Sizes25To40) { generate_compile_and_check(all_variants(range(25, 40))); }
+TEST(Kernels, Sizes41To56) { generate_compile_and_check(all_variants(range(41, 56))); }
+TEST(Kernels, Sizes57To72) { generate_compile_and_check(all_variants(range(57, 72))); }
+TEST(Kernels, Sizes73To88) { generate_compile_and_check(all_variants(range(73, 88))); }
+TEST(Kernels, Sizes89To104) { generate_compile_and_check(all_variants(range(89, 104))); }
+TEST(Kernels, Sizes105To116) { generate_compile_and_check(all_variants(range(105, 116))); }
+TEST(Kernels, Sizes117To128) { generate_compile_and_check(all_variants(range(117, 128))); }
+
+TEST(Kernels, PowersOfTwo2e8To2e14) {
+  generate_compile_and_check(all_variants({256, 512, 1024, 2048, 4096, 8192, 16384}));
+}
+TEST(Kernels, PowersOfTwo2e15To2e20) {
+  generate_compile_and_check(all_variants({1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20}));
+}
+TEST(Kernels, Composites) {
+  generate_compile_and_check(all_variants({144, 150, 192, 243, 360, 625, 1000, 1536, 3000, 3072, 6561, 10000, 30030}));
+}
+TEST(Kernels, PrimesAndPrimeFactors) {
+  generate_compile_and_check(all_variants({131, 257, 509, 1009, 2 * 131, 3 * 257, 64 * 37}));
+}
+TEST(Kernels, OptimisedBuild) {  // the flags a user would build with
+  generate_compile_and_check(all_variants({8, 60, 64, 1024}), "-O3 -march=native");
+}
+
+TEST(Kernels, SameInputSameBytes) {
+  for (const char *spec : {"DFT(48)", "DFT(1024)", "DFT(97)"}) {
+    GenOptions options;
+    EXPECT_EQ(run_pipeline(spec, options).source, run_pipeline(spec, options).source) << spec;
+  }
+}
+
+}  // namespace
+}  // namespace splgen

@@ -1,0 +1,134 @@
+// SPL nodes: factories check and normalise, equal formulas hash equal, and to_dense of
+// every node kind matches its definition in DESIGN.md.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "generator/expand/breakdown.h"
+#include "generator/expand/expand.h"
+#include "generator/ir/dense.h"
+#include "generator/ir/print.h"
+
+namespace splgen {
+namespace {
+
+constexpr double kPi = 3.141592653589793238462643383279502884;
+
+cplx w(int64_t n, int64_t e) { return std::polar(1.0, -2 * kPi * double(e) / double(n)); }
+
+TEST(Spl, DftMatrix) {
+  for (int64_t n : {1, 2, 3, 8, 12})
+    for (int64_t k : {1, -1}) {
+      Matrix m = to_dense(make_dft(n, k));
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t c = 0; c < n; ++c) EXPECT_LT(std::abs(m.at(r, c) - w(n, k * r * c)), 1e-14);
+    }
+}
+
+TEST(Spl, StridePermutationDefinition) {  // y[i*n + j] = x[j*m + i]
+  int64_t m = 3, n = 4;
+  Matrix p = to_dense(make_stride(m * n, m));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) EXPECT_EQ(p.at(i * n + j, j * m + i), cplx(1.0));
+  EXPECT_LT(max_abs_difference(to_dense(compose(make_stride(12, 3), make_stride(12, 4))), Matrix::identity(12)), 1e-15);
+}
+
+TEST(Spl, TwiddleDefinition) {  // diag(w_mn^(i*j)) at i*n + j
+  Matrix d = to_dense(make_twiddle(12, 4));
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 4; ++j) EXPECT_LT(std::abs(d.at(i * 4 + j, i * 4 + j) - w(12, i * j)), 1e-15);
+  Matrix di = to_dense(make_twiddle(12, 4, -1));
+  EXPECT_LT(std::abs(di.at(5, 5) - w(12, -1)), 1e-15);
+}
+
+TEST(Spl, DiagPermTensorSumCompose) {
+  Spl d = make_diag({2.0, cplx(0, 1)});
+  Spl p = make_perm({1, 2, 0});  // y[i] = x[p[i]]
+  Matrix pm = to_dense(p);
+  EXPECT_EQ(pm.at(0, 1), cplx(1.0));
+  EXPECT_EQ(pm.at(2, 0), cplx(1.0));
+  EXPECT_EQ(to_dense(d).at(1, 1), cplx(0, 1));
+  Matrix t = to_dense(tensor(d, p));
+  EXPECT_EQ(t.at(3 + 0, 3 + 1), cplx(0, 1));
+  Matrix s = to_dense(make_direct_sum({d, p}));
+  EXPECT_EQ(s.rows, 5);
+  EXPECT_EQ(s.at(2, 3), cplx(1.0));
+  Matrix c = to_dense(compose(make_dft(2), d));
+  EXPECT_EQ(c.at(1, 1), cplx(0, -1));
+}
+
+TEST(Spl, FactoriesNormalise) {
+  EXPECT_TRUE(equal(tensor(make_identity(1), make_dft(4)), make_dft(4)));
+  EXPECT_TRUE(equal(tensor(make_identity(2), make_identity(3)), make_identity(6)));
+  EXPECT_TRUE(equal(make_stride(8, 1), make_identity(8)));
+  EXPECT_TRUE(equal(make_stride(8, 8), make_identity(8)));
+  EXPECT_TRUE(equal(make_twiddle(8, 1), make_identity(8)));
+  EXPECT_TRUE(equal(make_perm({0, 1, 2}), make_identity(3)));
+  EXPECT_TRUE(equal(make_diag({1.0, 1.0}), make_identity(2)));
+  EXPECT_TRUE(equal(compose(make_identity(4), make_dft(4)), make_dft(4)));
+  Spl abc = make_compose({make_dft(4), make_stride(4, 2), make_dft(4)});
+  EXPECT_TRUE(equal(compose(compose(make_dft(4), make_stride(4, 2)), make_dft(4)), abc));
+  EXPECT_EQ(abc->children.size(), 3u);
+  EXPECT_TRUE(equal(make_dft(5, 6), make_dft(5, 1)));
+  EXPECT_TRUE(equal(make_dft(5, -1), make_dft(5, 4)));
+}
+
+TEST(Spl, StructuralHashing) {
+  Spl a = compose(tensor(make_dft(2), make_identity(2)), make_stride(4, 2));
+  Spl b = compose(tensor(make_dft(2), make_identity(2)), make_stride(4, 2));
+  EXPECT_NE(a.get(), b.get());
+  EXPECT_EQ(a->hash, b->hash);
+  EXPECT_TRUE(equal(a, b));
+  EXPECT_FALSE(equal(a, compose(tensor(make_identity(2), make_dft(2)), make_stride(4, 2))));
+}
+
+TEST(Spl, FactoriesRejectBadInput) {
+  EXPECT_THROW(make_dft(0), FormulaError);
+  EXPECT_THROW(make_dft(-4), FormulaError);
+  EXPECT_THROW(make_dft(4, 2), FormulaError);  // root not primitive
+  EXPECT_THROW(make_stride(12, 5), FormulaError);
+  EXPECT_THROW(make_twiddle(12, 5), FormulaError);
+  EXPECT_THROW(make_perm({0, 0, 1}), FormulaError);
+  EXPECT_THROW(make_perm({0, 3}), FormulaError);
+  EXPECT_THROW(compose(make_dft(4), make_dft(3)), FormulaError);
+  EXPECT_THROW(make_tagged(Tag{TagKind::Smp, {2}}, make_dft(4)), FormulaError);
+  EXPECT_THROW(make_identity(int64_t(1) << 50), FormulaError);
+  EXPECT_THROW(to_dense(make_dft(1 << 13)), FormulaError);  // too large for a dense check
+}
+
+TEST(Spl, RootsOfUnityAreAccurate) {
+  for (int64_t n : {3, 7, 8, 1000, 1 << 20})
+    for (int64_t e : {int64_t(0), int64_t(1), n / 4, n / 3, n - 1}) {
+      long double angle = -2.0L * 3.141592653589793238462643383279502884L * (long double)e / (long double)n;
+      cplx exact((double)std::cos(angle), (double)std::sin(angle));
+      EXPECT_LT(std::abs(root_of_unity(n, e) - exact), 2e-16) << n << " " << e;
+    }
+}
+
+TEST(Expand, CooleyTukeyRuleIsCorrect) {
+  const BreakdownRule &ct = find_breakdown_rule("DFT_CooleyTukey");
+  for (int64_t n : {4, 6, 12, 16, 30})
+    for (int64_t k : {1, -1}) {
+      Spl dft = make_dft(n, k);
+      ASSERT_TRUE(ct.applicable(dft));
+      for (const BreakdownChoice &c : ct.choices(dft)) {
+        Spl f = ct.apply(dft, c, c.children);
+        EXPECT_LT(max_abs_difference(to_dense(f), to_dense(dft)), 1e-12) << print(f);
+      }
+    }
+}
+
+TEST(Expand, DefaultTreesAreBalancedWithCodeletLeaves) {
+  Expansion e = expand(make_dft(1024));
+  ASSERT_EQ(e.trees.size(), 1u);
+  EXPECT_EQ(e.trees[0]->rule, "DFT_CooleyTukey");
+  EXPECT_EQ(e.trees[0]->choice, "32 x 32");
+  for (const RuletreePtr &c : e.trees[0]->children) EXPECT_EQ(c->rule, "DFT_Codelet");
+  EXPECT_EQ(expand(make_dft(16)).trees[0]->rule, "DFT_Codelet");
+  EXPECT_EQ(expand(make_dft(1009)).trees[0]->rule, "DFT_Direct");
+  for (int64_t n : {1, 2, 5, 48, 100, 210})
+    EXPECT_LT(max_abs_difference(to_dense(expand(make_dft(n)).formula), to_dense(make_dft(n))), 1e-10) << n;
+}
+
+}  // namespace
+}  // namespace splgen
