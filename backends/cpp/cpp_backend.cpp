@@ -1,0 +1,662 @@
+// The portable C++ backend (see cpp_backend.h).
+//
+// Emission happens in three steps:
+//  1. scoping: every scalar is either "scoped" (each access lies inside the C++ scope of a
+//     declaring assignment, so it can be printed as a block-local `const T s = ...;`) or
+//     "global" (some access lies outside any declaration: the scalar is then declared once at
+//     the top of the function, initialised to 0 as the interpreter does, and only assigned);
+//  2. liveness: stores are live; a scalar instance is live when a live statement reads it;
+//     assignments to dead instances are dropped (so -Wunused never fires);
+//  3. printing: the body is printed first (collecting the constants, lookup tables, tables and
+//     temporaries it uses, named in order of first use), then assembled into the file.
+#include "backends/cpp/cpp_backend.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace splgen {
+
+namespace {
+
+constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries go on the heap
+
+// ---- names -------------------------------------------------------------------------------
+
+const std::set<std::string> &cpp_keywords() {
+  static const std::set<std::string> k = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
+      "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
+      "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+      "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+      "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
+      "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+      "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      "restrict", "main", "std", "NULL"};
+  return k;
+}
+
+bool is_identifier(const std::string &s) {
+  if (s.empty()) return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!alpha(s[0])) return false;
+  for (char c : s)
+    if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
+  return true;
+}
+
+bool all_digits(const std::string &s, std::size_t from) {
+  if (from >= s.size()) return false;
+  for (std::size_t i = from; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
+// Names the emitter makes up itself: x, y, i<n> (loop variables), s<n> (scalars),
+// KP*/KN* (constants), lut<n> (index tables). A buffer may not take one of them.
+bool usable_buffer_name(const std::string &s) {
+  if (!is_identifier(s) || cpp_keywords().count(s)) return false;
+  if (s[0] == '_' || s.find("__") != std::string::npos) return false;  // reserved identifiers
+  if (s == "x" || s == "y") return false;
+  if ((s[0] == 'i' || s[0] == 's') && all_digits(s, 1)) return false;
+  if (s.rfind("KP", 0) == 0 || s.rfind("KN", 0) == 0) return false;
+  if (s.rfind("lut", 0) == 0 && all_digits(s, 3)) return false;
+  return true;
+}
+
+// ---- literals ------------------------------------------------------------------------------
+
+// A literal that rounds to the intended value: 17 significant digits for double, 9 (and an
+// `f` suffix) for float.
+std::string real_literal(double v, Precision p) {
+  if (!std::isfinite(v)) throw std::invalid_argument(fmt::format("emit_cpp: non-finite constant {}", v));
+  std::string s;
+  if (p == Precision::Float) {
+    float fv = static_cast<float>(v);
+    if (!std::isfinite(fv)) throw std::invalid_argument(fmt::format("emit_cpp: constant {} overflows float", v));
+    s = fmt::format("{:.9g}", fv);
+  } else {
+    s = fmt::format("{:.17g}", v);
+  }
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  if (p == Precision::Float) s += 'f';
+  return s;
+}
+
+// genfft-style name from the value's digits: KP707106781, KP1_414213562, KN500000000.
+std::string constant_base_name(double v) {
+  double a = std::fabs(v);
+  std::string body;
+  if (a >= 1e-9 && a < 1e9) {
+    std::string s = fmt::format("{:.12f}", a);  // truncated to 9 decimals below, as genfft does
+    std::size_t dot = s.find('.');
+    std::string ip = s.substr(0, dot), fp = s.substr(dot + 1, 9);
+    body = ip == "0" ? fp : ip + "_" + fp;
+  } else {
+    body = fmt::format("{:.8e}", a);
+    for (char &c : body) c = c == '.' ? '_' : c == '-' ? 'm' : c == '+' ? 'p' : c;
+  }
+  return (v < 0 ? "KN" : "KP") + body;
+}
+
+// ---- analysis tree -----------------------------------------------------------------------
+
+struct Node {
+  const StmtNode *stmt = nullptr;
+  std::vector<Node> children;  // Block / For body
+  int inst = -1;               // Assign: the instance assigned
+  bool declares = false;       // Assign: introduces its (scoped) instance
+  std::vector<int> reads;      // instances read by the value (Assign, Store)
+  bool live = false;
+};
+
+struct Instance {
+  int scalar = -1;
+  bool global = false;
+  bool live = false;
+  std::vector<Node *> assigns;
+};
+
+void collect_scalars(const Expr &e, std::vector<int> &out) {
+  switch (e->kind) {
+    case ExprKind::Scalar: out.push_back(e->scalar); break;
+    case ExprKind::Add:
+    case ExprKind::Sub:
+    case ExprKind::Mul:
+      collect_scalars(e->a, out);
+      collect_scalars(e->b, out);
+      break;
+    case ExprKind::Neg: collect_scalars(e->a, out); break;
+    default: break;
+  }
+}
+
+// Pass 1: which scalars cannot be printed with C++ block scoping.
+struct ScopeCheck {
+  std::vector<std::set<int>> scopes{{}};
+  std::set<int> global;
+
+  bool visible(int s) const {
+    for (auto &sc : scopes)
+      if (sc.count(s)) return true;
+    return false;
+  }
+  void run(const Stmt &s) {
+    switch (s->kind) {
+      case StmtKind::Block:
+        for (const Stmt &t : s->body) run(t);
+        break;
+      case StmtKind::For:
+        scopes.emplace_back();
+        run(s->loop_body);
+        scopes.pop_back();
+        break;
+      case StmtKind::Assign: {
+        std::vector<int> reads;
+        collect_scalars(s->value, reads);
+        for (int r : reads)
+          if (!visible(r)) global.insert(r);
+        if (!visible(s->scalar)) {
+          if (s->declare)
+            scopes.back().insert(s->scalar);
+          else
+            global.insert(s->scalar);
+        }
+        break;
+      }
+      case StmtKind::Store: {
+        std::vector<int> reads;
+        collect_scalars(s->value, reads);
+        for (int r : reads)
+          if (!visible(r)) global.insert(r);
+        break;
+      }
+    }
+  }
+};
+
+// Pass 2: the tree with every access resolved to an instance.
+struct Resolver {
+  const std::set<int> &global;
+  std::vector<Instance> &instances;
+  std::vector<std::map<int, int>> scopes{{}};  // scalar -> instance
+  std::map<int, int> global_inst;              // scalar -> instance
+
+  int lookup(int scalar) {
+    if (global.count(scalar)) {
+      auto it = global_inst.find(scalar);
+      if (it != global_inst.end()) return it->second;
+      instances.push_back(Instance{scalar, true, false, {}});
+      return global_inst[scalar] = int(instances.size()) - 1;
+    }
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto f = it->find(scalar);
+      if (f != it->end()) return f->second;
+    }
+    return -1;
+  }
+  void resolve_reads(Node &n, const Expr &value) {
+    std::vector<int> reads;
+    collect_scalars(value, reads);
+    for (int r : reads) {
+      int i = lookup(r);
+      if (i < 0) throw std::logic_error("emit_cpp: unresolved scalar");
+      n.reads.push_back(i);
+    }
+  }
+  void build(const Stmt &s, std::vector<Node> &out) {
+    switch (s->kind) {
+      case StmtKind::Block:
+        for (const Stmt &t : s->body) build(t, out);
+        break;
+      case StmtKind::For: {
+        Node n;
+        n.stmt = s.get();
+        scopes.emplace_back();
+        build(s->loop_body, n.children);
+        scopes.pop_back();
+        out.push_back(std::move(n));
+        break;
+      }
+      case StmtKind::Assign: {
+        Node n;
+        n.stmt = s.get();
+        resolve_reads(n, s->value);
+        int i = lookup(s->scalar);
+        if (i < 0) {
+          instances.push_back(Instance{s->scalar, false, false, {}});
+          i = int(instances.size()) - 1;
+          scopes.back()[s->scalar] = i;
+          n.declares = true;
+        }
+        n.inst = i;
+        out.push_back(std::move(n));
+        break;
+      }
+      case StmtKind::Store: {
+        Node n;
+        n.stmt = s.get();
+        resolve_reads(n, s->value);
+        out.push_back(std::move(n));
+        break;
+      }
+    }
+  }
+};
+
+void link_assigns(std::vector<Node> &nodes, std::vector<Instance> &instances, std::vector<Node *> &stores) {
+  for (Node &n : nodes) {
+    if (n.stmt->kind == StmtKind::For)
+      link_assigns(n.children, instances, stores);
+    else if (n.stmt->kind == StmtKind::Assign)
+      instances[std::size_t(n.inst)].assigns.push_back(&n);
+    else
+      stores.push_back(&n);
+  }
+}
+
+void mark_live(std::vector<Node *> &stores, std::vector<Instance> &instances) {
+  std::vector<int> work;
+  auto reach = [&](Node *n) {
+    n->live = true;
+    for (int r : n->reads)
+      if (!instances[std::size_t(r)].live) {
+        instances[std::size_t(r)].live = true;
+        work.push_back(r);
+      }
+  };
+  for (Node *s : stores) reach(s);
+  while (!work.empty()) {
+    int i = work.back();
+    work.pop_back();
+    for (Node *a : instances[std::size_t(i)].assigns) reach(a);
+  }
+}
+
+bool has_live(const Node &n) {
+  if (n.stmt->kind != StmtKind::For) return n.live;
+  for (const Node &c : n.children)
+    if (has_live(c)) return true;
+  return false;
+}
+
+// ---- printer -----------------------------------------------------------------------------
+
+// Precedence levels of printed expressions.
+enum Prec { kAdd = 1, kMul = 2, kUnary = 3, kPrimary = 4 };
+
+struct Text {
+  std::string s;
+  int prec;
+};
+
+struct Emitter {
+  const Function &f;
+  Precision prec;
+  std::string real;  // "double" / "float"
+
+  std::vector<std::string> buffer_names;
+  std::vector<bool> buffer_used;
+
+  // constants: literal text -> name, in order of first use
+  std::map<std::string, std::string> const_by_literal;
+  std::set<std::string> const_names;
+  std::vector<std::pair<std::string, std::string>> const_defs;  // name, literal
+
+  // integer lookup tables, deduplicated by content, in order of first use
+  std::map<std::vector<int64_t>, std::size_t> lut_by_content;
+  std::unordered_map<const std::vector<int64_t> *, std::size_t> lut_by_ptr;
+  std::vector<const std::vector<int64_t> *> luts;
+
+  // loop variables in scope, innermost last; `zero` for extent-1 loops printed as blocks
+  std::vector<std::pair<int, bool>> loop_vars;
+
+  std::vector<Instance> instances;
+  std::string body;
+
+  Emitter(const Function &fn, Precision p) : f(fn), prec(p), real(p == Precision::Float ? "float" : "double") {}
+
+  // -- buffers
+  void name_buffers() {
+    if (f.buffers.size() < 2) throw std::invalid_argument("emit_cpp: a function needs buffers x and y");
+    std::set<std::string> taken = {"x", "y", f.name};
+    buffer_names.resize(f.buffers.size());
+    buffer_used.assign(f.buffers.size(), false);
+    buffer_names[kInputBuffer] = "x";
+    buffer_names[kOutputBuffer] = "y";
+    for (std::size_t i = 2; i < f.buffers.size(); ++i) {
+      const Buffer &b = f.buffers[i];
+      if (b.role == BufferRole::Input || b.role == BufferRole::Output)
+        throw std::invalid_argument(fmt::format("emit_cpp: buffer {} ({}) has role input/output; only buffers 0 and 1 may", i, b.name));
+      std::string name = b.name;
+      if (!usable_buffer_name(name) || taken.count(name)) {
+        std::string base = fmt::format("{}{}", b.role == BufferRole::Table ? "tab" : "tmp", i);
+        name = base;
+        for (int k = 2; taken.count(name); ++k) name = fmt::format("{}_{}", base, k);
+      }
+      taken.insert(name);
+      buffer_names[i] = name;
+    }
+  }
+
+  const std::string &buffer_ref(int id) {
+    if (id < 0 || std::size_t(id) >= f.buffers.size())
+      throw std::invalid_argument(fmt::format("emit_cpp: no buffer {}", id));
+    buffer_used[std::size_t(id)] = true;
+    return buffer_names[std::size_t(id)];
+  }
+
+  // -- constants
+  std::string constant(double v) {
+    if (v == 0 || v == 1 || v == 2 || v == 0.5) return real_literal(v, prec);
+    std::string lit = real_literal(v, prec);
+    auto it = const_by_literal.find(lit);
+    if (it != const_by_literal.end()) return it->second;
+    std::string base = constant_base_name(v), name = base;
+    for (int k = 2; const_names.count(name); ++k) name = fmt::format("{}_v{}", base, k);
+    const_names.insert(name);
+    const_by_literal[lit] = name;
+    const_defs.emplace_back(name, lit);
+    return name;
+  }
+
+  // -- lookup tables
+  std::string lut_name(const std::shared_ptr<const std::vector<int64_t>> &table) {
+    if (!table || table->empty()) throw std::invalid_argument("emit_cpp: empty lookup table");
+    auto it = lut_by_ptr.find(table.get());
+    std::size_t k;
+    if (it != lut_by_ptr.end()) {
+      k = it->second;
+    } else {
+      auto [c, fresh] = lut_by_content.emplace(*table, luts.size());
+      if (fresh) luts.push_back(table.get());
+      k = c->second;
+      lut_by_ptr[table.get()] = k;
+    }
+    return fmt::format("lut{}", k);
+  }
+
+  // -- indices
+  bool zeroed(int var_id) const {
+    for (auto it = loop_vars.rbegin(); it != loop_vars.rend(); ++it)
+      if (it->first == var_id) return it->second;
+    throw std::invalid_argument(fmt::format("emit_cpp: loop variable {} used outside its loop", var_name(var_id)));
+  }
+
+  // k*a + c
+  Text affine_text(const Affine &a, int64_t k, int64_t c) {
+    std::string s;
+    int nterms = 0;
+    int64_t lead = 0;
+    for (auto &[v, coeff] : a.terms) {
+      if (zeroed(v.id)) continue;
+      int64_t m = coeff * k;
+      if (m == 0) continue;
+      if (nterms == 0) lead = m;
+      if (!s.empty())
+        s += m < 0 ? " - " : " + ";
+      else if (m < 0)
+        s += "-";
+      int64_t am = m < 0 ? -m : m;
+      s += am == 1 ? var_name(v.id) : fmt::format("{}*{}", am, var_name(v.id));
+      ++nterms;
+    }
+    int64_t c0 = a.c0 * k + c;
+    if (nterms == 0) return {fmt::format("{}", c0), c0 < 0 ? kUnary : kPrimary};
+    if (c0 > 0) s += fmt::format(" + {}", c0);
+    if (c0 < 0) s += fmt::format(" - {}", -c0);
+    int p = c0 != 0 || nterms > 1 ? kAdd : lead == 1 ? kPrimary : lead == -1 ? kUnary : kMul;
+    return {std::move(s), p};
+  }
+
+  static std::string wrap(const Text &t, int min_prec) { return t.prec < min_prec ? "(" + t.s + ")" : t.s; }
+
+  // k*idx + c as a C expression
+  Text idx_text(const Idx &x, int64_t k, int64_t c) {
+    Text t;
+    switch (x->kind) {
+      case IdxKind::Affine: return affine_text(x->affine, k, c);
+      case IdxKind::Add: {
+        Text a = idx_text(x->a, k, 0), b = idx_text(x->b, k, c);
+        if (!b.s.empty() && b.s[0] == '-')  // integers: a + -u + v == a - u + v
+          return {a.s + " - " + b.s.substr(1), kAdd};
+        return {a.s + " + " + b.s, kAdd};
+      }
+      case IdxKind::Mul: {
+        // a constant factor absorbs k: 8*(i0 % 4) rather than 2*(4 * (i0 % 4))
+        for (auto [c_side, other] : {std::pair{x->a, x->b}, std::pair{x->b, x->a}})
+          if (auto *ca = as_affine(c_side); ca && ca->is_constant() && !as_affine(other)) {
+            Text o = idx_text(other, 1, 0);
+            t = {fmt::format("{}*{}", ca->c0 * k, wrap(o, kUnary)), kMul};
+            if (c != 0) t = {t.s + (c > 0 ? " + " : " - ") + fmt::format("{}", c > 0 ? c : -c), kAdd};
+            return t;
+          }
+        Text a = idx_text(x->a, 1, 0), b = idx_text(x->b, 1, 0);
+        t = {wrap(a, x->a->kind == IdxKind::Mul ? kMul : kUnary) + " * " + wrap(b, kUnary), kMul};
+        break;
+      }
+      case IdxKind::Div:
+      case IdxKind::Mod: {
+        if (x->divisor <= 0) throw std::invalid_argument("emit_cpp: non-positive divisor");
+        Text a = idx_text(x->a, 1, 0);
+        t = {fmt::format("{} {} {}", wrap(a, kMul), x->kind == IdxKind::Div ? '/' : '%', x->divisor), kMul};
+        break;
+      }
+      case IdxKind::Lookup: {
+        std::string name = lut_name(x->table);
+        t = {name + "[" + idx_text(x->a, 1, 0).s + "]", kPrimary};
+        break;
+      }
+    }
+    if (k != 1) t = {fmt::format("{}*{}", k, wrap(t, kUnary)), kMul};
+    if (c != 0) t = {t.s + (c > 0 ? " + " : " - ") + fmt::format("{}", c > 0 ? c : -c), kAdd};
+    return t;
+  }
+
+  std::string element(int buffer, const Idx &index, int part) {
+    const std::string &name = buffer_ref(buffer);
+    return name + "[" + idx_text(index, 2, part).s + "]";
+  }
+
+  // -- expressions
+  static int expr_prec(const Expr &e) {
+    switch (e->kind) {
+      case ExprKind::Add:
+      case ExprKind::Sub: return kAdd;
+      case ExprKind::Mul: return kMul;
+      case ExprKind::Neg: return kUnary;
+      default: return kPrimary;
+    }
+  }
+
+  void put_expr(std::string &out, const Expr &e, int min_prec) {
+    bool paren = expr_prec(e) < min_prec;
+    if (paren) out += '(';
+    switch (e->kind) {
+      case ExprKind::Const: out += constant(e->value); break;
+      case ExprKind::Load: out += element(e->buffer, e->index, e->part); break;
+      case ExprKind::Scalar: out += fmt::format("s{}", e->scalar); break;
+      case ExprKind::Add:
+      case ExprKind::Sub:
+        put_expr(out, e->a, kAdd);
+        out += e->kind == ExprKind::Add ? " + " : " - ";
+        put_expr(out, e->b, kMul);  // never reassociate: a - (b - c), a + (b + c) keep parentheses
+        break;
+      case ExprKind::Mul:
+        put_expr(out, e->a, kMul);
+        out += " * ";
+        put_expr(out, e->b, kUnary);
+        break;
+      case ExprKind::Neg:
+        out += '-';
+        put_expr(out, e->a, kPrimary);  // -(a * b), -(-a): never `--a`
+        break;
+    }
+    if (paren) out += ')';
+  }
+
+  // -- statements
+  void indent(int depth) { body.append(std::size_t(depth) * 2, ' '); }
+
+  void emit_nodes(const std::vector<Node> &nodes, int depth) {
+    for (const Node &n : nodes) emit_node(n, depth);
+  }
+
+  void emit_node(const Node &n, int depth) {
+    if (!has_live(n)) return;
+    const StmtNode &s = *n.stmt;
+    switch (s.kind) {
+      case StmtKind::For: {
+        if (s.var.extent == 1) {
+          loop_vars.emplace_back(s.var.id, true);
+          indent(depth);
+          body += fmt::format("{{  // {} = 0\n", var_name(s.var.id));
+        } else {
+          loop_vars.emplace_back(s.var.id, false);
+          std::string v = var_name(s.var.id);
+          indent(depth);
+          body += fmt::format("for (long {0} = 0; {0} < {1}; ++{0}) {{\n", v, s.var.extent);
+        }
+        emit_nodes(n.children, depth + 1);
+        loop_vars.pop_back();
+        indent(depth);
+        body += "}\n";
+        break;
+      }
+      case StmtKind::Assign: {
+        const Instance &inst = instances[std::size_t(n.inst)];
+        indent(depth);
+        if (n.declares && !inst.global) body += (inst.assigns.size() == 1 ? "const " : "") + real + " ";
+        body += fmt::format("s{} = ", s.scalar);
+        put_expr(body, s.value, kAdd);
+        body += ";\n";
+        break;
+      }
+      case StmtKind::Store: {
+        if (s.buffer == kInputBuffer) throw std::invalid_argument("emit_cpp: store into the input buffer");
+        if (s.buffer >= 0 && std::size_t(s.buffer) < f.buffers.size() &&
+            f.buffers[std::size_t(s.buffer)].role == BufferRole::Table)
+          throw std::invalid_argument("emit_cpp: store into a constant table");
+        std::string lhs = element(s.buffer, s.index, s.part);
+        indent(depth);
+        body += lhs + " = ";
+        put_expr(body, s.value, kAdd);
+        body += ";\n";
+        break;
+      }
+      case StmtKind::Block: break;  // flattened by the resolver
+    }
+  }
+
+  std::string run(const CppEmitOptions &options) {
+    if (!is_identifier(f.name) || cpp_keywords().count(f.name))
+      throw std::invalid_argument(fmt::format("emit_cpp: function name '{}' is not a C identifier", f.name));
+    if (!f.body) throw std::invalid_argument("emit_cpp: function without a body");
+    name_buffers();
+
+    ScopeCheck check;
+    check.run(f.body);
+    std::vector<Node> roots;
+    Resolver resolver{check.global, instances, {{}}, {}};
+    resolver.build(f.body, roots);
+    std::vector<Node *> stores;
+    link_assigns(roots, instances, stores);
+    mark_live(stores, instances);
+    // only live assignments remain attached to their instances
+    for (Instance &i : instances) std::erase_if(i.assigns, [](Node *a) { return !a->live; });
+
+    emit_nodes(roots, 1);
+
+    std::string out;
+    auto emit = std::back_inserter(out);
+    for (const std::string &h : options.header_lines) {
+      std::size_t start = 0;
+      while (true) {
+        std::size_t end = h.find_first_of("\r\n", start);
+        std::string line = h.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+        if (!line.empty() && line.back() == '\\') line += " |";  // no line continuation in a // comment
+        out += line.empty() ? "//\n" : "// " + line + "\n";
+        if (end == std::string::npos) break;
+        start = end + 1;
+        if (h[end] == '\r' && start < h.size() && h[start] == '\n') ++start;
+      }
+    }
+    bool heap = false;
+    for (std::size_t i = 2; i < f.buffers.size(); ++i)
+      if (buffer_used[i] && f.buffers[i].role == BufferRole::Temp && f.buffers[i].size > kMaxStackTemp) heap = true;
+    if (!out.empty()) out += "\n";
+    if (heap) out += "#include <vector>\n\n";
+
+    // file scope
+    std::string file_scope;
+    auto fs = std::back_inserter(file_scope);
+    if (!const_defs.empty()) {
+      for (auto &[name, lit] : const_defs) fmt::format_to(fs, "static constexpr {} {} = {};\n", real, name, lit);
+    }
+    for (std::size_t k = 0; k < luts.size(); ++k) {
+      const std::vector<int64_t> &t = *luts[k];
+      bool small = true;
+      for (int64_t v : t)
+        if (v < -(int64_t(1) << 30) || v >= (int64_t(1) << 30)) small = false;
+      if (!file_scope.empty()) file_scope += "\n";
+      fmt::format_to(fs, "static const {} lut{}[{}] = {{", small ? "int" : "long", k, t.size());
+      for (std::size_t j = 0; j < t.size(); ++j) {
+        file_scope += j % 16 == 0 ? "\n    " : " ";
+        fmt::format_to(fs, "{}{}", t[j], j + 1 < t.size() ? "," : "");
+      }
+      file_scope += "\n};\n";
+    }
+    for (std::size_t i = 2; i < f.buffers.size(); ++i) {
+      const Buffer &b = f.buffers[i];
+      if (!buffer_used[i] || b.role != BufferRole::Table) continue;
+      if (b.values.empty()) throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
+      if (!file_scope.empty()) file_scope += "\n";
+      fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], 2 * b.values.size());
+      for (std::size_t j = 0; j < b.values.size(); ++j) {
+        file_scope += j % 2 == 0 ? "\n    " : " ";
+        fmt::format_to(fs, "{}, {}{}", real_literal(b.values[j].real(), prec), real_literal(b.values[j].imag(), prec),
+                       j + 1 < b.values.size() ? "," : "");
+      }
+      file_scope += "\n};\n";
+    }
+    if (!file_scope.empty()) out += "namespace {\n\n" + file_scope + "\n}  // namespace\n\n";
+
+    std::string signature =
+        fmt::format("extern \"C\" void {}({} *__restrict y, const {} *__restrict x)", f.name, real, real);
+    out += signature + ";\n\n" + signature + " {\n";
+    for (std::size_t i = 2; i < f.buffers.size(); ++i) {
+      const Buffer &b = f.buffers[i];
+      if (!buffer_used[i] || b.role != BufferRole::Temp) continue;
+      if (b.size <= 0) throw std::invalid_argument(fmt::format("emit_cpp: temporary {} has size {}", b.name, b.size));
+      if (b.size > kMaxStackTemp)
+        fmt::format_to(emit, "  std::vector<{}> {}({});\n", real, buffer_names[i], 2 * b.size);
+      else
+        fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
+    }
+    for (const Instance &i : instances)
+      if (i.global && i.live) fmt::format_to(emit, "  {} s{} = {};\n", real, i.scalar, real_literal(0, prec));
+    if (!buffer_used[kInputBuffer]) out += "  (void)x;\n";
+    if (!buffer_used[kOutputBuffer]) out += "  (void)y;\n";
+    out += body;
+    out += "}\n";
+    return out;
+  }
+};
+
+}  // namespace
+
+std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
+  Emitter e(f, options.precision);
+  return e.run(options);
+}
+
+}  // namespace splgen

@@ -1,0 +1,370 @@
+// The splgen command (docs/cli.md):
+//   splgen gen    SPEC [-o FILE] [--name NAME] [--precision double|float] [--inverse] [--dump-after=STAGE,...|all]
+//   splgen expand SPEC [--inverse]
+//   splgen lower  SPEC [--dump-after=STAGE,...|all] [--precision double|float] [--inverse] [--name NAME]
+//   splgen verify FORMULA [--against SPEC]
+//   splgen --version
+//
+// Exit codes: 0 success, 1 verify found a mismatch, 2 usage or input error (bad command line,
+// malformed or ill-formed formula), 3 output could not be written, 4 internal error.
+// Every error is exactly one line on stderr: "splgen: error: <message>".
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "generator/expand/expand.h"
+#include "generator/expand/ruletree.h"
+#include "generator/ir/dense.h"
+#include "generator/ir/loops.h"
+#include "generator/ir/print.h"
+#include "generator/ir/sigma.h"
+#include "generator/ir/spl.h"
+#include "generator/lower/pipeline.h"
+#include "generator/parse/formula_parser.h"
+
+#ifndef SPLGEN_VERSION
+#define SPLGEN_VERSION "0"
+#endif
+
+namespace splgen {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitVerifyFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitOutput = 3;
+constexpr int kExitInternal = 4;
+
+// Largest max-abs entry difference `verify` accepts between two dense matrices.
+constexpr double kVerifyTolerance = 1e-9;
+
+// An error that leaves splgen with a given exit code.
+struct CliError : std::runtime_error {
+  int exit_code;
+  CliError(int code, const std::string &message) : std::runtime_error(message), exit_code(code) {}
+};
+
+// Messages are printed on one line, whatever a library put into them.
+std::string one_line(std::string message) {
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r' || message.back() == ' '))
+    message.pop_back();
+  std::string out;
+  out.reserve(message.size());
+  for (char c : message) {
+    if (c == '\n')
+      out += "; ";
+    else if (c != '\r')
+      out += c;
+  }
+  return out.empty() ? std::string("unknown error") : out;
+}
+
+int report_error(const std::string &message, int code) {
+  std::cout.flush();
+  std::cerr << "splgen: error: " << one_line(message) << std::endl;
+  return code;
+}
+
+bool is_c_identifier(const std::string &s) {
+  if (s.empty()) return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (!alpha(s[0])) return false;
+  for (char c : s)
+    if (!alpha(c) && !digit(c)) return false;
+  return true;
+}
+
+// ---- options shared by subcommands ------------------------------------------------------
+
+struct Options {
+  std::string spec;
+  std::string output;       // gen -o
+  std::string name;         // gen/lower --name
+  std::string precision = "double";
+  bool inverse = false;
+  std::vector<std::string> dump_after;  // stage names or "all"
+  std::string against;      // verify --against
+};
+
+GenOptions gen_options(const Options &o) {
+  GenOptions g;
+  g.name = o.name;
+  g.precision = o.precision == "float" ? Precision::Float : Precision::Double;
+  g.inverse = o.inverse;
+  return g;
+}
+
+std::vector<std::string> stage_choices() {
+  std::vector<std::string> choices = pipeline_stages();
+  choices.push_back("all");
+  return choices;
+}
+
+// Expands "all" and removes duplicates, keeping pipeline order.
+std::vector<std::string> resolve_stages(const std::vector<std::string> &requested) {
+  const std::vector<std::string> &stages = pipeline_stages();
+  std::vector<std::string> out;
+  for (const std::string &stage : stages) {
+    for (const std::string &r : requested) {
+      if (r == "all" || r == stage) {
+        out.push_back(stage);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::string stage_dump(const PipelineResult &r, const std::string &stage) {
+  std::string text = fmt::format("== {} ==\n", stage);
+  std::string body = dump_stage(r, stage);
+  if (!body.empty() && body.back() != '\n') body += '\n';
+  return text + body;
+}
+
+void add_spec(CLI::App *cmd, Options &o, const char *what) {
+  cmd->add_option("SPEC", o.spec, what)->required();
+}
+
+void add_precision(CLI::App *cmd, Options &o) {
+  cmd->add_option("--precision", o.precision, "Floating-point type of the kernel (double or float)")
+      ->check(CLI::IsMember({"double", "float"}))
+      ->capture_default_str();
+}
+
+void add_inverse(CLI::App *cmd, Options &o) {
+  cmd->add_flag("--inverse", o.inverse, "Generate the inverse (unnormalised) transform: DFT(n) becomes DFT(n,-1)");
+}
+
+void add_name(CLI::App *cmd, Options &o) {
+  cmd->add_option("--name", o.name, "Name of the generated C function (default derived from SPEC, e.g. splgen_dft1024)")
+      ->check(CLI::Validator(
+          [](std::string &value) -> std::string {
+            return is_c_identifier(value) ? std::string() : "'" + value + "' is not a C identifier";
+          },
+          "IDENTIFIER"));
+}
+
+void add_dump_after(CLI::App *cmd, Options &o, const std::string &help) {
+  cmd->add_option("--dump-after", o.dump_after, help)
+      ->delimiter(',')
+      ->check(CLI::IsMember(stage_choices()))
+      ->type_name("STAGE");
+}
+
+// ---- output -------------------------------------------------------------------------------
+
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw CliError(kExitOutput, fmt::format("cannot open '{}' for writing: {}", path, std::strerror(errno)));
+  out.write(text.data(), std::streamsize(text.size()));
+  out.close();
+  if (!out) throw CliError(kExitOutput, fmt::format("cannot write '{}'", path));
+}
+
+void check_stdout() {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw CliError(kExitOutput, "cannot write to standard output");
+}
+
+// ---- subcommands --------------------------------------------------------------------------
+
+int run_gen(const Options &o) {
+  PipelineResult r = run_pipeline(o.spec, gen_options(o));
+  std::vector<std::string> stages = resolve_stages(o.dump_after);
+  // Dumps go to stderr when the source goes to stdout, and to stdout when it goes to a file.
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  std::ostream &dump_out = to_stdout ? std::cerr : std::cout;
+  for (const std::string &stage : stages) dump_out << stage_dump(r, stage);
+  dump_out.flush();
+  if (to_stdout) {
+    std::cout << r.source;
+  } else {
+    write_file(o.output, r.source);
+  }
+  check_stdout();
+  return kExitOk;
+}
+
+Spl parse_spec(const Options &o) {
+  Spl spec = parse_formula(o.spec);
+  if (o.inverse) {  // as run_pipeline does it
+    if (spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
+    spec = make_dft(spec->a, -spec->b);
+  }
+  return spec;
+}
+
+int run_expand(const Options &o) {
+  Spl spec = parse_spec(o);
+  Expansion e = expand(spec);
+  for (const RuletreePtr &tree : e.trees) {
+    std::string text = print(tree);
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    std::cout << text;
+  }
+  std::cout << print(e.formula) << '\n';
+  check_stdout();
+  return kExitOk;
+}
+
+int run_lower(const Options &o) {
+  PipelineResult r = run_pipeline(o.spec, gen_options(o));
+  std::vector<std::string> stages = o.dump_after.empty()
+                                        ? std::vector<std::string>{"spl", "expand", "sigma", "merge", "loops"}
+                                        : resolve_stages(o.dump_after);
+  for (const std::string &stage : stages) std::cout << stage_dump(r, stage);
+  check_stdout();
+  return kExitOk;
+}
+
+// One verify line; returns whether it passed.
+bool verify_line(const std::string &lhs, const std::string &rhs, const Matrix &x, const Matrix &y) {
+  if (x.rows != y.rows || x.cols != y.cols) {
+    std::cout << fmt::format("FAIL: {} != {} (sizes differ: {} x {} vs {} x {})\n", lhs, rhs, x.rows, x.cols,
+                             y.rows, y.cols);
+    return false;
+  }
+  double err = max_abs_difference(x, y);
+  bool ok = std::isfinite(err) && err <= kVerifyTolerance;
+  std::cout << fmt::format("{}: {} {} {} (max abs error {:.1e})\n", ok ? "OK" : "FAIL", lhs, ok ? "==" : "!=", rhs,
+                           err);
+  return ok;
+}
+
+int run_verify(const Options &o) {
+  Spl formula = parse_formula(o.spec);
+  std::string formula_text = print(formula);
+  if (formula->rows != formula->cols) {
+    std::cout << fmt::format("FAIL: {} is {} x {}, not square: it cannot be a transform\n", formula_text,
+                             formula->rows, formula->cols);
+    check_stdout();
+    return kExitVerifyFailed;
+  }
+  Spl against = o.against.empty() ? make_dft(formula->rows) : parse_formula(o.against);
+  std::string against_text = print(against);
+  if (against->rows != formula->rows || against->cols != formula->cols) {
+    std::cout << fmt::format("FAIL: {} != {} (sizes differ: {} x {} vs {} x {})\n", formula_text, against_text,
+                             formula->rows, formula->cols, against->rows, against->cols);
+    check_stdout();
+    return kExitVerifyFailed;
+  }
+  check_dense_size(formula->rows, formula->cols);
+
+  bool ok = true;
+  Matrix dense = to_dense(formula);
+  ok &= verify_line(formula_text, against_text, dense, to_dense(against));
+
+  // The lowering of the formula must mean the same: Sigma-SPL after loop merging, and the loop IR.
+  PipelineResult r;
+  try {
+    r = run_pipeline(o.spec, GenOptions{});
+  } catch (const FormulaError &e) {
+    std::cout << fmt::format("FAIL: {} cannot be lowered ({})\n", formula_text, one_line(e.what()));
+    check_stdout();
+    return kExitVerifyFailed;
+  }
+  ok &= verify_line("Sigma-SPL (merged)", formula_text, to_dense(r.merged), dense);
+
+  const Function &f = r.loops;
+  Matrix loops(f.rows, f.cols);
+  std::vector<cplx> unit(std::size_t(f.cols), cplx(0));
+  for (int64_t c = 0; c < f.cols; ++c) {
+    unit[std::size_t(c)] = 1;
+    std::vector<cplx> column = interpret(f, unit);
+    unit[std::size_t(c)] = 0;
+    if (int64_t(column.size()) != f.rows)
+      throw std::logic_error(fmt::format("loop IR produced {} outputs, expected {}", column.size(), f.rows));
+    for (int64_t row = 0; row < f.rows; ++row) loops.at(row, c) = column[std::size_t(row)];
+  }
+  ok &= verify_line("loop IR", formula_text, loops, dense);
+  check_stdout();
+  return ok ? kExitOk : kExitVerifyFailed;
+}
+
+// ---- command line -------------------------------------------------------------------------
+
+int run(int argc, char **argv) {
+  CLI::App app{"splgen: an FFT program generator in the style of SPIRAL (see docs/cli.md)", "splgen"};
+  app.set_version_flag("--version", std::string("splgen ") + SPLGEN_VERSION);
+  app.require_subcommand(0, 1);
+
+  Options o;
+  const std::string stages_help =
+      "Print the named stage(s) (spl, expand, sigma, merge, loops, code; comma-separated) or all of them";
+
+  CLI::App *gen = app.add_subcommand("gen", "Generate C++ source for SPEC");
+  add_spec(gen, o, "Transform to generate, e.g. \"DFT(1024)\"");
+  gen->add_option("-o,--output", o.output, "Write the source to FILE (default: standard output)")
+      ->type_name("FILE");
+  add_name(gen, o);
+  add_precision(gen, o);
+  add_inverse(gen, o);
+  add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
+
+  CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
+  add_spec(exp, o, "Transform or formula to expand, e.g. \"DFT(1024)\"");
+  add_inverse(exp, o);
+
+  CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
+  add_spec(low, o, "Transform or formula to lower, e.g. \"DFT(16)\"");
+  add_dump_after(low, o, stages_help + " (default: spl,expand,sigma,merge,loops)");
+  add_precision(low, o);
+  add_inverse(low, o);
+  add_name(low, o);
+
+  CLI::App *ver = app.add_subcommand(
+      "verify", "Check numerically that FORMULA equals DFT(n) (or --against), and that its lowering means the same");
+  add_spec(ver, o, "SPL formula, e.g. \"(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)\"");
+  ver->add_option("--against", o.against, "Formula to compare with (default: DFT(n), n the size of FORMULA)")
+      ->type_name("SPEC");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return report_error(std::string(e.what()) + " (see 'splgen --help')", kExitUsage);
+  }
+
+  if (gen->parsed()) return run_gen(o);
+  if (exp->parsed()) return run_expand(o);
+  if (low->parsed()) return run_lower(o);
+  if (ver->parsed()) return run_verify(o);
+  return report_error("a subcommand is required: gen, expand, lower or verify (see 'splgen --help')", kExitUsage);
+}
+
+}  // namespace
+}  // namespace splgen
+
+int main(int argc, char **argv) {
+  using namespace splgen;
+  try {
+    return run(argc, argv);
+  } catch (const ParseError &e) {
+    return report_error(e.what(), kExitUsage);
+  } catch (const FormulaError &e) {
+    return report_error(e.what(), kExitUsage);
+  } catch (const CliError &e) {
+    return report_error(e.what(), e.exit_code);
+  } catch (const std::bad_alloc &) {
+    return report_error("out of memory", kExitInternal);
+  } catch (const std::exception &e) {
+    return report_error(std::string("internal error: ") + e.what(), kExitInternal);
+  } catch (...) {
+    return report_error("internal error: unknown exception", kExitInternal);
+  }
+}

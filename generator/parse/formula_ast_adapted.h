@@ -1,0 +1,13 @@
+// Fusion adaptation of the formula AST, so that X3 can fill the structs from sequences.
+#pragma once
+#include <boost/fusion/include/adapt_struct.hpp>
+
+#include "generator/parse/formula_ast.h"
+
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::call, kind, args)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::complex_number, re, im)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::diag, values)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::tensor_expr, first, rest)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::dsum_expr, first, rest)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::compose_expr, first, rest)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::tagged, kind, params, body)

@@ -1,0 +1,187 @@
+// Rule definitions of the formula grammar (docs/formula-language.md):
+//
+//   formula := compose
+//   compose := dsum ('*' dsum)*
+//   dsum    := tensor ('(+)' tensor)*
+//   tensor  := atom ('(x)' atom)*
+//   atom    := 'DFT' '(' int [',' int] ')' | 'I' '(' int ')' | 'L' '(' int ',' int ')'
+//            | 'T' '(' int ',' int [',' int] ')' | 'Diag' '(' complex (',' complex)* ')'
+//            | 'Perm' '(' int (',' int)* ')' | tagname '(' int (',' int)* ')' '[' formula ']'
+//            | '(' formula ')'
+//   complex := real | real 'i' | real ('+'|'-') real 'i'
+//
+// Whitespace is skipped between tokens. Keywords are whole words ("Ix" is not "I" then "x").
+// Once the first token of a construct is seen, the rest is an expectation (`>`): a missing
+// piece is reported as "expected <what>" (error_handler.h) instead of backtracking.
+// Include this file in exactly one translation unit (formula_parser.cpp).
+#pragma once
+#include <boost/spirit/home/x3.hpp>
+#include <charconv>
+#include <memory>
+#include <string>
+#include <system_error>
+
+#include "generator/parse/error_handler.h"
+#include "generator/parse/formula_ast.h"
+#include "generator/parse/formula_ast_adapted.h"
+#include "generator/parse/formula_grammar.h"
+
+namespace splgen::parse {
+
+namespace grammar {
+
+using x3::lexeme;
+using x3::lit;
+
+// A real number, with the same syntax as x3::double_ (including inf and nan), converted
+// with std::from_chars so that printed doubles read back bit for bit.
+struct exact_real_parser : x3::parser<exact_real_parser> {
+  using attribute_type = double;
+  static bool const has_attribute = true;
+
+  bool allow_sign = true;
+  constexpr explicit exact_real_parser(bool allow_sign_) : allow_sign(allow_sign_) {}
+
+  template <typename Iterator, typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator &first, const Iterator &last, const Context &context, RContext &, Attribute &attr) const {
+    x3::skip_over(first, last, context);
+    if (first == last) return false;
+    if (!allow_sign && (*first == '+' || *first == '-')) return false;
+    Iterator end = first;
+    double approximate = 0.0;
+    if (!x3::double_.parse(end, last, x3::unused, x3::unused, approximate)) return false;
+    const char *begin_ptr = std::to_address(first);
+    const char *end_ptr = std::to_address(end);
+    if (*begin_ptr == '+') ++begin_ptr;  // from_chars takes no '+'
+    double value = 0.0;
+    auto [ptr, ec] = std::from_chars(begin_ptr, end_ptr, value);
+    if (ec != std::errc() || ptr != end_ptr) value = approximate;
+    x3::traits::move_to(value, attr);
+    first = end;
+    return true;
+  }
+};
+
+constexpr exact_real_parser real_number{true};
+constexpr exact_real_parser unsigned_real_number{false};
+
+struct tag_keyword_table : x3::symbols<TagKind> {
+  tag_keyword_table() {
+    add("vec", TagKind::Vec)("smp", TagKind::Smp)("par", TagKind::Par)("stream", TagKind::Stream)(
+        "tiled", TagKind::Tiled)("cubic", TagKind::Cubic);
+  }
+};
+const tag_keyword_table tag_keywords;
+
+const auto ident_char = x3::ascii::alnum | lit('_');
+// A keyword is a whole word: "Ix" is not the keyword "I".
+template <typename Parser>
+auto keyword(const Parser &p) {
+  return lexeme[p >> !ident_char];
+}
+
+// Semantic actions.
+const auto set_real = [](auto &ctx) { x3::_val(ctx).re = x3::_attr(ctx); };
+const auto set_imag = [](auto &ctx) { x3::_val(ctx).im = x3::_attr(ctx); };
+const auto set_neg_imag = [](auto &ctx) { x3::_val(ctx).im = -x3::_attr(ctx); };
+const auto reject_name = [](auto &ctx) {
+  const auto &range = x3::_attr(ctx);
+  std::string name(range.begin(), range.end());
+  if (name.size() > 40) name = name.substr(0, 40) + "...";
+  x3::get<x3::error_handler_tag>(ctx).get().fail(range.begin(), "unknown name '" + name + "'");
+};
+
+// Rule IDs: the rules producing position_tagged nodes record their source positions.
+struct integer_class;
+struct real_class;
+struct imaginary_class;
+struct complex_class;
+struct args_1_class;
+struct args_1_2_class;
+struct args_2_class;
+struct args_2_3_class;
+struct args_n_class;
+struct complex_list_class;
+struct dft_class : x3::annotate_on_success {};
+struct identity_class : x3::annotate_on_success {};
+struct stride_class : x3::annotate_on_success {};
+struct twiddle_class : x3::annotate_on_success {};
+struct perm_class : x3::annotate_on_success {};
+struct diag_class : x3::annotate_on_success {};
+struct tagged_class : x3::annotate_on_success {};
+struct unknown_name_class;
+struct atom_class;
+struct tensor_class : x3::annotate_on_success {};
+struct dsum_class : x3::annotate_on_success {};
+struct compose_class : x3::annotate_on_success {};
+struct end_of_input_class;
+struct formula_text_class : error_handler_base {};
+
+// The rule names are what error messages say was expected.
+const x3::rule<integer_class, int64_t> integer = "an integer";
+const x3::rule<real_class, double> real = "a number";
+const x3::rule<imaginary_class, double> imaginary_magnitude = "an imaginary number";
+const x3::rule<complex_class, ast::complex_number> complex = "a complex number";
+const x3::rule<args_1_class, std::vector<int64_t>> args_1 = "an integer";
+const x3::rule<args_1_2_class, std::vector<int64_t>> args_1_2 = "an integer";
+const x3::rule<args_2_class, std::vector<int64_t>> args_2 = "an integer";
+const x3::rule<args_2_3_class, std::vector<int64_t>> args_2_3 = "an integer";
+const x3::rule<args_n_class, std::vector<int64_t>> args_n = "an integer";
+const x3::rule<complex_list_class, std::vector<ast::complex_number>> complex_list = "a complex number";
+const x3::rule<dft_class, ast::call> dft = "DFT";
+const x3::rule<identity_class, ast::call> identity = "I";
+const x3::rule<stride_class, ast::call> stride = "L";
+const x3::rule<twiddle_class, ast::call> twiddle = "T";
+const x3::rule<perm_class, ast::call> perm = "Perm";
+const x3::rule<diag_class, ast::diag> diag = "Diag";
+const x3::rule<tagged_class, ast::tagged> tagged = "a tagged formula";
+const x3::rule<unknown_name_class> unknown_name = "a known name";
+const x3::rule<atom_class, ast::atom> atom = "a formula";
+const x3::rule<tensor_class, ast::tensor_expr> tensor = "a formula";
+const x3::rule<dsum_class, ast::dsum_expr> dsum = "a formula";
+const x3::rule<compose_class, ast::compose_expr> compose = "a formula";
+const x3::rule<end_of_input_class> end_of_input = "end of input";
+const formula_text_type formula_text = "a formula";
+
+// Numbers.
+const auto integer_def = x3::int64;
+const auto real_def = real_number;
+const auto imaginary_magnitude_def = lexeme[unsigned_real_number >> lit('i')];
+const auto complex_def = lexeme[real_number >> lit('i')][set_imag] |
+                         (real[set_real] >> -((lit('+') >> imaginary_magnitude[set_imag]) |
+                                              (lit('-') >> imaginary_magnitude[set_neg_imag])));
+
+// Argument lists (the arity is part of the syntax).
+const auto args_1_def = x3::repeat(1)[integer];
+const auto args_1_2_def = integer > -(',' > integer);
+const auto args_2_def = integer > ',' > integer;
+const auto args_2_3_def = integer > ',' > integer > -(',' > integer);
+const auto args_n_def = integer > *(',' > integer);
+const auto complex_list_def = complex > *(',' > complex);
+
+// Atoms.
+const auto dft_def = keyword(lit("DFT")) >> x3::attr(ast::call_kind::dft) > '(' > args_1_2 > ')';
+const auto identity_def = keyword(lit('I')) >> x3::attr(ast::call_kind::identity) > '(' > args_1 > ')';
+const auto stride_def = keyword(lit('L')) >> x3::attr(ast::call_kind::stride) > '(' > args_2 > ')';
+const auto twiddle_def = keyword(lit('T')) >> x3::attr(ast::call_kind::twiddle) > '(' > args_2_3 > ')';
+const auto perm_def = keyword(lit("Perm")) >> x3::attr(ast::call_kind::perm) > '(' > args_n > ')';
+const auto diag_def = keyword(lit("Diag")) > '(' > complex_list > ')';
+const auto tagged_def = keyword(tag_keywords) > '(' > args_n > ')' > '[' > compose > ']';
+const auto unknown_name_def = x3::raw[lexeme[(x3::ascii::alpha | lit('_')) >> *ident_char]][reject_name];
+const auto atom_def = dft | identity | stride | twiddle | perm | diag | tagged | ('(' > compose > ')') | unknown_name;
+
+// Operators, tightest first: (x) binds tighter than (+), which binds tighter than *.
+const auto tensor_def = atom >> *(lit("(x)") > atom);
+const auto dsum_def = tensor >> *(lit("(+)") > tensor);
+const auto compose_def = dsum >> *(lit('*') > dsum);
+
+const auto end_of_input_def = x3::eoi;
+const auto formula_text_def = x3::expect[compose] > end_of_input;
+
+BOOST_SPIRIT_DEFINE(integer, real, imaginary_magnitude, complex, args_1, args_1_2, args_2, args_2_3, args_n,
+                    complex_list, dft, identity, stride, twiddle, perm, diag, tagged, unknown_name, atom, tensor,
+                    dsum, compose, end_of_input, formula_text)
+
+}  // namespace grammar
+
+}  // namespace splgen::parse

@@ -1,0 +1,177 @@
+// parse_formula: runs the X3 grammar (formula_grammar_def.h) over the text, then builds the
+// SPL formula from the AST with the checking make_*() factories, reporting their
+// FormulaErrors at the source position of the node that failed.
+#include "generator/parse/formula_parser.h"
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "generator/parse/error_handler.h"
+#include "generator/parse/formula_ast.h"
+#include "generator/parse/formula_grammar.h"
+#include "generator/parse/formula_grammar_def.h"
+
+namespace splgen {
+
+ParseError::ParseError(int line_, int column_, const std::string &message)
+    : std::runtime_error(fmt::format("{}:{}: {}", line_, column_, message)), line(line_), column(column_) {}
+
+namespace parse {
+
+namespace grammar {
+BOOST_SPIRIT_INSTANTIATE(formula_text_type, iterator_type, context_type)
+}
+
+const grammar::formula_text_type &formula_text() { return grammar::formula_text; }
+
+namespace {
+
+// Brackets nest the grammar's recursion ('(' formula ')' and tag '[' formula ']'); refusing
+// deeper nesting up front bounds the stack used by the parser, the conversion and the
+// printer, so that no input can overflow the stack.
+constexpr int kMaxNesting = 200;
+
+void check_nesting(std::string_view text, const error_handler_type &handler) {
+  int depth = 0;
+  for (auto it = text.begin(); it != text.end(); ++it) {
+    if (*it == '(' || *it == '[') {
+      if (++depth > kMaxNesting)
+        handler.fail(it, fmt::format("formula nested too deeply (more than {} brackets)", kMaxNesting));
+    } else if ((*it == ')' || *it == ']') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+// AST -> SPL. The operands of a chain (a (x) b (x) c ...) go to one factory call; if that
+// fails, the chain is folded again left to right, one operand at a time, to report the
+// error (dimension mismatch, size overflow) at the operand that caused it. The factories
+// flatten nested chains, so both ways build the same formula.
+class to_spl {
+ public:
+  using result_type = Spl;
+
+  explicit to_spl(const error_handler_type &handler) : handler_(handler) {}
+
+  Spl operator()(const ast::call &node) const {
+    const std::vector<int64_t> &a = node.args;
+    try {
+      switch (node.kind) {
+        case ast::call_kind::dft: return make_dft(a.at(0), a.size() > 1 ? a[1] : 1);
+        case ast::call_kind::identity: return make_identity(a.at(0));
+        case ast::call_kind::stride: return make_stride(a.at(0), a.at(1));
+        case ast::call_kind::twiddle: return make_twiddle(a.at(0), a.at(1), a.size() > 2 ? a[2] : 1);
+        case ast::call_kind::perm: return make_perm(a);
+      }
+    } catch (const FormulaError &e) {
+      handler_.fail_at(node, e.what());
+    }
+    handler_.fail_at(node, "internal error: unknown atom");
+  }
+
+  Spl operator()(const ast::diag &node) const {
+    std::vector<cplx> values;
+    values.reserve(node.values.size());
+    for (const ast::complex_number &v : node.values) values.emplace_back(v.re, v.im);
+    try {
+      return make_diag(std::move(values));
+    } catch (const FormulaError &e) {
+      handler_.fail_at(node, e.what());
+    }
+  }
+
+  Spl operator()(const x3::forward_ast<ast::tagged> &fwd) const {
+    const ast::tagged &node = fwd.get();
+    Spl child = (*this)(node.body);
+    try {
+      return make_tagged(Tag{node.kind, node.params}, std::move(child));
+    } catch (const FormulaError &e) {
+      handler_.fail_at(node, e.what());
+    }
+  }
+
+  Spl operator()(const x3::forward_ast<ast::compose_expr> &fwd) const { return (*this)(fwd.get()); }
+
+  Spl operator()(const ast::atom &node) const { return node.apply_visitor(*this); }
+
+  Spl operator()(const ast::tensor_expr &node) const {
+    return fold(node, make_tensor);
+  }
+  Spl operator()(const ast::dsum_expr &node) const {
+    return fold(node, make_direct_sum);
+  }
+  Spl operator()(const ast::compose_expr &node) const {
+    return fold(node, make_compose);
+  }
+
+ private:
+  template <typename Chain, typename Make>
+  Spl fold(const Chain &chain, Make make) const {
+    std::vector<Spl> operands;
+    operands.reserve(chain.rest.size() + 1);
+    operands.push_back((*this)(chain.first));
+    for (const auto &operand : chain.rest) operands.push_back((*this)(operand));
+    if (operands.size() == 1) return operands.front();
+    try {
+      return make(operands);
+    } catch (const FormulaError &e) {
+      Spl result = operands.front();
+      for (std::size_t i = 1; i < operands.size(); ++i) {
+        try {
+          result = make({result, operands[i]});
+        } catch (const FormulaError &e2) {
+          fail_at_operand(chain.rest[i - 1], e2.what());
+        }
+      }
+      handler_.fail_at(chain, e.what());  // not reached: some step above fails as well
+    }
+  }
+
+  [[noreturn]] void fail_at_operand(const x3::position_tagged &operand, const std::string &message) const {
+    handler_.fail_at(operand, message);
+  }
+  // An atom operand: report at the atom's own node.
+  [[noreturn]] void fail_at_operand(const ast::atom &operand, const std::string &message) const {
+    operand.apply_visitor(x3::make_lambda_visitor<void>([&](const auto &node) { fail_at_node(node, message); }));
+    handler_.fail_at(x3::position_tagged{}, message);
+  }
+  template <typename T>
+  [[noreturn]] void fail_at_node(const x3::forward_ast<T> &node, const std::string &message) const {
+    handler_.fail_at(node.get(), message);
+  }
+  [[noreturn]] void fail_at_node(const x3::position_tagged &node, const std::string &message) const {
+    handler_.fail_at(node, message);
+  }
+
+  const error_handler_type &handler_;
+};
+
+}  // namespace
+
+}  // namespace parse
+
+Spl parse_formula(std::string_view text) {
+  using namespace parse;
+  try {
+    iterator_type first = text.begin();
+    const iterator_type last = text.end();
+    error_handler_type handler(first, last);
+    check_nesting(text, handler);
+
+    ast::formula tree;
+    const auto parser = x3::with<x3::error_handler_tag>(std::ref(handler))[formula_text()];
+    if (!x3::phrase_parse(first, last, parser, x3::ascii::space, tree))
+      handler.fail(first, "expected a formula");  // not reached: the grammar reports its failures
+    return to_spl(handler)(tree);
+  } catch (const ParseError &) {
+    throw;
+  } catch (const std::exception &e) {
+    throw ParseError(1, 1, fmt::format("internal error: {}", e.what()));
+  }
+}
+
+}  // namespace splgen
