@@ -18,8 +18,10 @@ int level(const Spl &f) {
 
 void print_to(std::string &out, const Spl &f);
 
-void print_operand(std::string &out, const Spl &child, int parent_level) {
-  if (level(child) <= parent_level) {
+// An operand that is itself an infix expression is always parenthesised: the parser would not
+// need it where the operand binds tighter, but "(A (x) I(4)) * T(16,4)" reads better.
+void print_operand(std::string &out, const Spl &child) {
+  if (level(child) < 3) {
     out += '(';
     print_to(out, child);
     out += ')';
@@ -31,7 +33,7 @@ void print_operand(std::string &out, const Spl &child, int parent_level) {
 void print_infix(std::string &out, const Spl &f, const char *op) {
   for (std::size_t i = 0; i < f->children.size(); ++i) {
     if (i) out += op;
-    print_operand(out, f->children[i], level(f));
+    print_operand(out, f->children[i]);
   }
 }
 

@@ -34,16 +34,22 @@ std::string default_kernel_name(const Spl &spec, const GenOptions &options) {
 
 namespace {
 
-// Comment lines of at most ~100 characters, so long formulas stay readable.
+// Comment lines of about 100 characters, broken at spaces, so long formulas stay readable.
 void add_wrapped(std::vector<std::string> &lines, const std::string &label, const std::string &text) {
   std::string line = label;
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t take = std::min<std::size_t>(96, text.size() - i);
-    line += text.substr(i, take);
-    lines.push_back(line);
-    line = "    ";
-    i += take;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    if (line.size() + word.size() > 100 && line.size() > 4) {
+      lines.push_back(line);
+      line = "    ";
+    }
+    line += word + (end < text.size() ? " " : "");
+    start = end + 1;
   }
+  lines.push_back(line);
 }
 
 }  // namespace
