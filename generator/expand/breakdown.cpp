@@ -14,8 +14,7 @@ int64_t largest_prime_factor(int64_t n) {
 }
 
 bool is_codelet_size(int64_t n) {
-  return n <= ExpansionKnobs::kCodeletMax ||
-         (n <= ExpansionKnobs::kSmoothCodeletMax && largest_prime_factor(n) <= 5);
+  return n <= ExpansionKnobs::kCodeletMax;
 }
 
 namespace {

@@ -9,14 +9,24 @@ namespace splgen {
 
 namespace {
 
-// The default choice among Cooley-Tukey splits m x n: the divisor closest to sqrt(N)
-// (balanced trees keep each sub-transform cache-resident), m <= n on ties.
+// The default choice among Cooley-Tukey splits m x n. Up to kBalancedMax points the divisor
+// closest to sqrt(N) (both halves stay cache-resident); beyond, the largest m <= kRadixMax,
+// so the twiddle stage (DFT(m) (x) I(n)) touches few cache lines per iteration and
+// neighbouring iterations share them (FFTW's decimation-in-time structure).
+struct SplitKnobs {
+  static constexpr int64_t kBalancedMax = 1024;
+  static constexpr int64_t kRadixMax = 32;
+};
+
 std::size_t default_choice(const std::vector<BreakdownChoice> &choices, int64_t N) {
   std::size_t best = 0;
-  double best_distance = 1e300, root = std::sqrt(double(N));
+  double best_distance = 1e300;
+  double target = N <= SplitKnobs::kBalancedMax ? std::sqrt(double(N)) : double(SplitKnobs::kRadixMax);
   for (std::size_t i = 0; i < choices.size(); ++i) {
     if (choices[i].children.empty()) continue;
-    double d = std::abs(double(choices[i].children[0]->a) - root);
+    double m = double(choices[i].children[0]->a);
+    if (N > SplitKnobs::kBalancedMax && m > target) continue;
+    double d = std::abs(m - target);
     if (d < best_distance - 1e-9) best = i, best_distance = d;
   }
   return best;
