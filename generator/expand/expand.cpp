@@ -60,13 +60,7 @@ Spl expand_all(const Spl &f, std::vector<RuletreePtr> &trees) {
   if (f->children.empty()) return f;
   std::vector<Spl> kids;
   for (const Spl &c : f->children) kids.push_back(expand_all(c, trees));
-  switch (f->kind) {
-    case SplKind::Tensor: return make_tensor(std::move(kids));
-    case SplKind::Compose: return make_compose(std::move(kids));
-    case SplKind::DirectSum: return make_direct_sum(std::move(kids));
-    case SplKind::Tagged: return make_tagged(f->tag, kids.front());
-    default: throw std::logic_error("unexpected formula node with children");
-  }
+  return with_children(f, std::move(kids));
 }
 
 }  // namespace

@@ -97,6 +97,16 @@ Matrix to_dense(const Spl &f) {
         for (int64_t l = 0; l < f->a; ++l) m.at(k, l) = root_of_unity(f->a, mod64(k * l, f->a) * f->b);
       return m;
     }
+    case SplKind::DFTnd: {
+      Matrix m = to_dense(make_dft(f->perm.front(), f->b));
+      for (std::size_t i = 1; i < f->perm.size(); ++i) m = kron(m, to_dense(make_dft(f->perm[i], f->b)));
+      return m;
+    }
+    case SplKind::Dense: {
+      Matrix m(f->rows, f->cols);
+      m.data = f->diag;
+      return m;
+    }
     case SplKind::Identity: return Matrix::identity(f->a);
     case SplKind::Stride: {  // y[i*n + j] = x[j*m + i], m = s, n = N/s
       int64_t m = f->b, n = f->a / f->b;

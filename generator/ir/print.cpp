@@ -47,6 +47,19 @@ void print_to(std::string &out, const Spl &f) {
       else
         out += fmt::format("DFT({},{})", f->a, f->b);
       break;
+    case SplKind::DFTnd: {
+      out += "DFT(";
+      for (std::size_t i = 0; i < f->perm.size(); ++i) out += fmt::format("{}{}", i ? " x " : "", f->perm[i]);
+      if (f->b != 1) out += f->b == f->a - 1 ? ",-1" : fmt::format(",{}", f->b);
+      out += ')';
+      break;
+    }
+    case SplKind::Dense: {
+      out += fmt::format("Mat({},{}, [", f->rows, f->cols);
+      for (std::size_t i = 0; i < f->diag.size(); ++i) out += (i ? ", " : "") + print_complex(f->diag[i]);
+      out += "])";
+      break;
+    }
     case SplKind::Identity: out += fmt::format("I({})", f->a); break;
     case SplKind::Stride: out += fmt::format("L({},{})", f->a, f->b); break;
     case SplKind::Twiddle:
@@ -69,8 +82,8 @@ void print_to(std::string &out, const Spl &f) {
       out += ')';
       break;
     }
-    case SplKind::Tensor: print_infix(out, f, " (x) "); break;
-    case SplKind::Compose: print_infix(out, f, " * "); break;
+    case SplKind::Tensor: print_infix(out, f, f->marked ? " (x)~ " : " (x) "); break;
+    case SplKind::Compose: print_infix(out, f, f->marked ? " | " : " * "); break;
     case SplKind::DirectSum: print_infix(out, f, " (+) "); break;
     case SplKind::Tagged: {
       out += tag_name(f->tag.kind);

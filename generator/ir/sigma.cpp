@@ -35,9 +35,10 @@ Sigma sigma_compose(std::vector<Sigma> factors) {
   return make(std::move(n));
 }
 
-Sigma sigma_sum(LoopVar var, Sigma body) {
+Sigma sigma_sum(LoopVar var, Sigma body, SumMode mode) {
   SigmaNode n{SigmaKind::Sum, body->rows, body->cols};
   n.var = var;
+  n.mode = mode;
   n.children = {std::move(body)};
   return make(std::move(n));
 }
@@ -53,14 +54,16 @@ Sigma sigma_sum_list(std::vector<Sigma> terms) {
   return make(std::move(n));
 }
 
-Sigma sigma_gather(IndexFn f) {
+Sigma sigma_gather(IndexFn f, bool dma) {
   SigmaNode n{SigmaKind::Gather, f->domain, f->range};
+  n.dma = dma;
   n.fn = std::move(f);
   return make(std::move(n));
 }
 
-Sigma sigma_scatter(IndexFn f) {
+Sigma sigma_scatter(IndexFn f, bool dma) {
   SigmaNode n{SigmaKind::Scatter, f->range, f->domain};
+  n.dma = dma;
   n.fn = std::move(f);
   return make(std::move(n));
 }
@@ -168,7 +171,9 @@ void print_to(const Sigma &s, int depth, std::string &out) {
       }
       break;
     case SigmaKind::Sum:
-      out += fmt::format("{}Sum({} < {},\n", pad, var_name(s->var.id), s->var.extent);
+      out += fmt::format("{}Sum{}({} < {},\n", pad,
+                         s->mode == SumMode::Parallel ? "_par" : s->mode == SumMode::Stream ? "_stream" : "",
+                         var_name(s->var.id), s->var.extent);
       print_to(s->children.front(), depth + 1, out);
       out.insert(out.size() - 1, ")");
       break;
@@ -180,8 +185,8 @@ void print_to(const Sigma &s, int depth, std::string &out) {
       }
       out.insert(out.size() - 1, ")");
       break;
-    case SigmaKind::Gather: out += fmt::format("{}G({})\n", pad, to_string(s->fn)); break;
-    case SigmaKind::Scatter: out += fmt::format("{}S({})\n", pad, to_string(s->fn)); break;
+    case SigmaKind::Gather: out += fmt::format("{}G{}({})\n", pad, s->dma ? "_dma" : "", to_string(s->fn)); break;
+    case SigmaKind::Scatter: out += fmt::format("{}S{}({})\n", pad, s->dma ? "_dma" : "", to_string(s->fn)); break;
     case SigmaKind::Diag:
       out += fmt::format("{}Diag({} o {})\n", pad, diag_source_name(s->source), to_string(s->fn));
       break;

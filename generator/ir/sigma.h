@@ -16,6 +16,10 @@
 namespace splgen {
 
 enum class SigmaKind { Compose, Sum, SumList, Gather, Scatter, Diag, Kernel };
+// How a Sum's iterations run (the matrix is the same): one after another, on parallel
+// workers (Sum_par, the par(p,mu) rules), or streamed through a local memory with the
+// transfers of neighbouring iterations overlapped (Sum_stream, the stream(s) rules).
+enum class SumMode { Plain, Parallel, Stream };
 struct SigmaNode;
 using Sigma = std::shared_ptr<const SigmaNode>;
 struct SigmaNode {
@@ -23,15 +27,17 @@ struct SigmaNode {
   int64_t rows = 0, cols = 0;
   std::vector<Sigma> children;  // Compose (rightmost applied first), SumList, Sum (one body)
   LoopVar var;                  // Sum
+  SumMode mode = SumMode::Plain;  // Sum
+  bool dma = false;             // Gather, Scatter: an explicit block transfer (G_dma, S_dma)
   IndexFn fn;                   // Gather, Scatter, Diag (positions into `source`)
   Spl source;                   // Diag: the diagonal (T or Diag node); Kernel: the leaf
 };
 
 Sigma sigma_compose(std::vector<Sigma> factors);  // flattens, checks dimensions
-Sigma sigma_sum(LoopVar var, Sigma body);
+Sigma sigma_sum(LoopVar var, Sigma body, SumMode mode = SumMode::Plain);
 Sigma sigma_sum_list(std::vector<Sigma> terms);
-Sigma sigma_gather(IndexFn f);
-Sigma sigma_scatter(IndexFn f);
+Sigma sigma_gather(IndexFn f, bool dma = false);
+Sigma sigma_scatter(IndexFn f, bool dma = false);
 Sigma sigma_diag(Spl source, IndexFn f);
 Sigma sigma_kernel(Spl leaf);
 

@@ -45,6 +45,7 @@ Spl finish(SplNode node) {
   }
   for (int64_t v : node.perm) hash_mix(h, std::hash<int64_t>{}(v));
   for (const Spl &child : node.children) hash_mix(h, child->hash);
+  hash_mix(h, node.marked ? 0x51u : 0x17u);
   if (node.kind == SplKind::Tagged) {
     hash_mix(h, std::size_t(node.tag.kind));
     for (int64_t v : node.tag.params) hash_mix(h, std::hash<int64_t>{}(v));
@@ -67,7 +68,7 @@ int64_t checked_product(int64_t x, int64_t y) {
 
 bool operator==(const SplNode &x, const SplNode &y) {
   if (x.hash != y.hash || x.kind != y.kind || x.rows != y.rows || x.cols != y.cols || x.a != y.a ||
-      x.b != y.b || x.c != y.c || x.diag != y.diag || x.perm != y.perm || !(x.tag == y.tag) ||
+      x.b != y.b || x.c != y.c || x.marked != y.marked || x.diag != y.diag || x.perm != y.perm || !(x.tag == y.tag) ||
       x.children.size() != y.children.size())
     return false;
   for (std::size_t i = 0; i < x.children.size(); ++i)
@@ -91,6 +92,31 @@ Spl make_dft(int64_t n, int64_t k) {
   if (gcd64(kk, n) != 1)
     throw FormulaError(fmt::format("DFT({},{}): the root exponent must be coprime to the size", n, k));
   SplNode node{SplKind::DFT, n, n, n, kk};
+  return finish(std::move(node));
+}
+
+Spl make_dft_nd(std::vector<int64_t> dims, int64_t k) {
+  if (dims.empty()) throw FormulaError("DFT(n1 x n2 ...) needs at least one dimension");
+  if (dims.size() == 1) return make_dft(dims[0], k);
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    check_size(d, "DFT(n1 x n2 ...): each dimension");
+    n = checked_product(n, d);
+    if (gcd64(mod64(k, d), d) != 1)
+      throw FormulaError(fmt::format("DFT(.. x {} x ..,{}): the root exponent must be coprime to every dimension", d, k));
+  }
+  SplNode node{SplKind::DFTnd, n, n, n, mod64(k, n)};
+  node.perm = std::move(dims);
+  return finish(std::move(node));
+}
+
+Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values) {
+  check_size(rows, "Mat: rows");
+  check_size(cols, "Mat: cols");
+  if (int64_t(values.size()) != checked_product(rows, cols))
+    throw FormulaError(fmt::format("Mat({},{}) needs {} entries, got {}", rows, cols, rows * cols, values.size()));
+  SplNode node{SplKind::Dense, rows, cols};
+  node.diag = std::move(values);
   return finish(std::move(node));
 }
 
@@ -144,7 +170,7 @@ Spl make_perm(std::vector<int64_t> perm) {
 Spl make_tensor(std::vector<Spl> factors) {
   std::vector<Spl> flat;
   for (Spl &f : factors) {
-    if (f->kind == SplKind::Tensor)
+    if (f->kind == SplKind::Tensor && !f->marked)
       flat.insert(flat.end(), f->children.begin(), f->children.end());
     else
       flat.push_back(std::move(f));
@@ -168,11 +194,85 @@ Spl make_tensor(std::vector<Spl> factors) {
   return finish(std::move(node));
 }
 
+Spl make_tile_tensor(Spl tiles, Spl body) {
+  if (is_identity(tiles) && tiles->rows == 1) return body;
+  SplNode node{SplKind::Tensor, checked_product(tiles->rows, body->rows), checked_product(tiles->cols, body->cols)};
+  node.children = {std::move(tiles), std::move(body)};
+  node.marked = true;
+  return finish(std::move(node));
+}
+
+Spl make_fence(std::vector<Spl> stages) {
+  std::vector<Spl> flat;
+  for (Spl &f : stages) {
+    if (f->kind == SplKind::Compose && f->marked)
+      flat.insert(flat.end(), f->children.begin(), f->children.end());
+    else
+      flat.push_back(std::move(f));
+  }
+  if (flat.empty()) throw FormulaError("fence of nothing");
+  if (flat.size() == 1) return flat.front();
+  for (std::size_t i = 0; i + 1 < flat.size(); ++i)
+    if (flat[i]->cols != flat[i + 1]->rows)
+      throw FormulaError(fmt::format("dimension mismatch across '|': {}x{} then {}x{}", flat[i]->rows, flat[i]->cols,
+                                     flat[i + 1]->rows, flat[i + 1]->cols));
+  SplNode node{SplKind::Compose, flat.front()->rows, flat.back()->cols};
+  node.children = std::move(flat);
+  node.marked = true;
+  return finish(std::move(node));
+}
+
+Spl with_children(const Spl &f, std::vector<Spl> children) {
+  switch (f->kind) {
+    case SplKind::Tensor:
+      return f->marked ? make_tile_tensor(children.at(0), children.at(1)) : make_tensor(std::move(children));
+    case SplKind::Compose: return f->marked ? make_fence(std::move(children)) : make_compose(std::move(children));
+    case SplKind::DirectSum: return make_direct_sum(std::move(children));
+    case SplKind::Tagged: return make_tagged(f->tag, children.at(0));
+    default: return f;
+  }
+}
+
+Spl make_transpose(const Spl &f) {
+  auto map = [](const std::vector<Spl> &v, bool reverse) {
+    std::vector<Spl> out;
+    for (const Spl &c : v) out.push_back(make_transpose(c));
+    if (reverse) std::reverse(out.begin(), out.end());
+    return out;
+  };
+  switch (f->kind) {
+    case SplKind::DFT:
+    case SplKind::DFTnd:
+    case SplKind::Identity:
+    case SplKind::Twiddle:
+    case SplKind::Diag: return f;
+    case SplKind::Stride: return make_stride(f->a, f->a / f->b);
+    case SplKind::Perm: {
+      std::vector<int64_t> inv(f->perm.size());
+      for (std::size_t i = 0; i < inv.size(); ++i) inv[std::size_t(f->perm[i])] = int64_t(i);
+      return make_perm(std::move(inv));
+    }
+    case SplKind::Dense: {
+      std::vector<cplx> t(f->diag.size());
+      for (int64_t r = 0; r < f->rows; ++r)
+        for (int64_t c = 0; c < f->cols; ++c) t[std::size_t(c * f->rows + r)] = f->diag[std::size_t(r * f->cols + c)];
+      return make_dense(f->cols, f->rows, std::move(t));
+    }
+    case SplKind::Tensor:
+      if (f->marked) return make_tile_tensor(make_transpose(f->children[0]), make_transpose(f->children[1]));
+      return make_tensor(map(f->children, false));
+    case SplKind::Compose: return f->marked ? make_fence(map(f->children, true)) : make_compose(map(f->children, true));
+    case SplKind::DirectSum: return make_direct_sum(map(f->children, false));
+    case SplKind::Tagged: return make_tagged(f->tag, make_transpose(f->children.front()));
+  }
+  throw FormulaError("unknown formula node");
+}
+
 Spl make_compose(std::vector<Spl> factors) {
   if (factors.empty()) throw FormulaError("composition of nothing");
   std::vector<Spl> flat;
   for (Spl &f : factors) {
-    if (f->kind == SplKind::Compose)
+    if (f->kind == SplKind::Compose && !f->marked)
       flat.insert(flat.end(), f->children.begin(), f->children.end());
     else
       flat.push_back(std::move(f));

@@ -18,7 +18,7 @@ struct FormulaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class SplKind { DFT, Identity, Stride, Twiddle, Diag, Perm, Tensor, Compose, DirectSum, Tagged };
+enum class SplKind { DFT, DFTnd, Identity, Stride, Twiddle, Diag, Perm, Dense, Tensor, Compose, DirectSum, Tagged };
 
 // A tag asks for a subformula to be rewritten for a target paradigm (DESIGN.md, "Tags").
 enum class TagKind { Vec, Smp, Par, Stream, Tiled, Cubic };
@@ -39,9 +39,12 @@ struct SplNode {
   // DFT: a = n, b = k (root w_n^k, k normalised to [0, n)); I: a = n;
   // L: a = N, b = s; T: a = N, b = n, c = k (w_N^k, normalised to [0, N)).
   int64_t a = 0, b = 0, c = 0;
-  std::vector<cplx> diag;      // Diag
-  std::vector<int64_t> perm;   // Perm: y[i] = x[perm[i]]
+  std::vector<cplx> diag;      // Diag; Dense: rows x cols entries, row-major
+  std::vector<int64_t> perm;   // Perm: y[i] = x[perm[i]]; DFTnd: the dimensions (b = k)
   std::vector<Spl> children;   // Tensor, Compose (left to right, rightmost applied first), DirectSum, Tagged
+  // Tensor: "(x)~", the iteration over tiles of the tiled layouts (two children);
+  // Compose: "|", stages separated by a memory fence. The matrices are those of (x) and *.
+  bool marked = false;
   Tag tag{TagKind::Vec, {}};   // Tagged
   std::size_t hash = 0;
 };
@@ -59,17 +62,28 @@ struct SplEqual {
 // I(1) (x) A = A, nested tensors/compositions/direct sums are flattened, identities are
 // dropped from compositions, L(N,1) = L(N,N) = T(N,1) = T(N,N) = I(N), identity Perm/Diag = I.
 Spl make_dft(int64_t n, int64_t k = 1);
+// DFT(n1 x n2 x ...) = DFT(n1) (x) DFT(n2) (x) ..., the multi-dimensional DFT (row-major data).
+Spl make_dft_nd(std::vector<int64_t> dims, int64_t k = 1);
 Spl make_identity(int64_t n);
 Spl make_stride(int64_t N, int64_t s);
 Spl make_twiddle(int64_t N, int64_t n, int64_t k = 1);
 Spl make_diag(std::vector<cplx> values);
 Spl make_perm(std::vector<int64_t> perm);
+Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values);  // row-major
 Spl make_tensor(std::vector<Spl> factors);
+Spl make_tile_tensor(Spl tiles, Spl body);  // tiles (x)~ body: the loop over tiles
+Spl make_fence(std::vector<Spl> stages);    // stages[0] | stages[1] | ...
+// The transpose, pushed down to the leaves: L(N,s)' = L(N,N/s), Perm' = its inverse,
+// (A B)' = B' A', DFT, T and Diag are symmetric, Dense is transposed.
+Spl make_transpose(const Spl &f);
 Spl make_compose(std::vector<Spl> factors);
 Spl make_direct_sum(std::vector<Spl> terms);
 Spl make_tagged(Tag tag, Spl child);
 inline Spl tensor(Spl x, Spl y) { return make_tensor({std::move(x), std::move(y)}); }
 inline Spl compose(Spl x, Spl y) { return make_compose({std::move(x), std::move(y)}); }
+
+// The same node over new children (Tensor, Compose, DirectSum, Tagged), marks kept.
+Spl with_children(const Spl &f, std::vector<Spl> children);
 
 bool is_identity(const Spl &f);
 int64_t gcd64(int64_t x, int64_t y);

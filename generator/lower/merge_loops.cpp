@@ -11,7 +11,7 @@ bool is_sum(const Sigma &s) { return s->kind == SigmaKind::Sum || s->kind == Sig
 Sigma rebuild(const Sigma &s, std::vector<Sigma> kids) {
   switch (s->kind) {
     case SigmaKind::Compose: return sigma_compose(std::move(kids));
-    case SigmaKind::Sum: return sigma_sum(s->var, kids.front());
+    case SigmaKind::Sum: return sigma_sum(s->var, kids.front(), s->mode);
     case SigmaKind::SumList: return sigma_sum_list(std::move(kids));
     default: return s;
   }
@@ -27,7 +27,7 @@ Sigma map_terms(const Sigma &s, F f) {  // applies f to the body of every term o
 // x * G(f)
 Sigma push_gather(const Sigma &x, const IndexFn &f) {
   if (is_sum(x)) return map_terms(x, [&](const Sigma &t) { return push_gather(t, f); });
-  if (x->kind == SigmaKind::Gather) return sigma_gather(compose(f, x->fn));
+  if (x->kind == SigmaKind::Gather) return sigma_gather(compose(f, x->fn), x->dma);
   if (x->kind == SigmaKind::Compose) {
     std::vector<Sigma> kids = x->children;
     const Sigma &last = kids.back();
@@ -61,7 +61,7 @@ Sigma push_diag_right(const Sigma &x, const Sigma &d) {
 // S(f) * x
 Sigma push_scatter(const IndexFn &f, const Sigma &x) {
   if (is_sum(x)) return map_terms(x, [&](const Sigma &t) { return push_scatter(f, t); });
-  if (x->kind == SigmaKind::Scatter) return sigma_scatter(compose(f, x->fn));
+  if (x->kind == SigmaKind::Scatter) return sigma_scatter(compose(f, x->fn), x->dma);
   if (x->kind == SigmaKind::Compose) {
     std::vector<Sigma> kids = x->children;
     const Sigma &first = kids.front();
@@ -100,7 +100,7 @@ std::optional<Sigma> merge_pair(const Sigma &left, const Sigma &right) {
     if (auto inv = inverse(left->fn)) return push_scatter(*inv, right);
   if (left->kind == SigmaKind::Diag && is_sum(right)) return push_diag_left(left, right);
   if (left->kind == SigmaKind::Scatter && right->kind == SigmaKind::Scatter)
-    return sigma_scatter(compose(left->fn, right->fn));
+    return sigma_scatter(compose(left->fn, right->fn), left->dma || right->dma);
   return std::nullopt;
 }
 

@@ -160,6 +160,7 @@ class Codegen {
       for (auto it = post.rbegin(); it != post.rend(); ++it) v = c_mul(diag_value(*it, i), v);
       return store(out, i, v);
     };
+    if (kernel && (*kernel)->rows != (*kernel)->cols) return matrix_loop((*kernel)->source, input, output);
     if (!kernel || is_unrolled_kernel((*kernel)->source)) {
       if (!kernel && n > 4) return elementwise_loop(n, input, output);
       std::vector<CExpr> x;
@@ -170,7 +171,7 @@ class Codegen {
         for (PendingStore &s : output(idx_const(i), y[std::size_t(i)])) stores.push_back(s);
       return schedule(stores, f_.scalars);
     }
-    return direct_dft_loop((*kernel)->source, input, output);
+    return matrix_loop((*kernel)->source, input, output);
   }
 
   template <class In, class Out>
@@ -179,19 +180,29 @@ class Codegen {
     return make_for(i, schedule(output(idx_affine(Affine::var(i)), input(idx_affine(Affine::var(i)))), f_.scalars));
   }
 
-  // y[j] = sum_l x[l] w_n^(k j l): an O(n^2) loop with accumulators.
+  // y[j] = sum_l M[j][l] x[l]: an O(rows*cols) loop with accumulators. For DFT(n, k),
+  // M[j][l] = w_n^(k j l) from a table of n roots; for a dense matrix, its entries.
   template <class In, class Out>
-  Stmt direct_dft_loop(const Spl &dft, In input, Out output) {
-    int64_t n = dft->a, k = dft->b;
-    LoopVar j = fresh(n), l = fresh(n);
+  Stmt matrix_loop(const Spl &matrix, In input, Out output) {
+    LoopVar j = fresh(matrix->rows), l = fresh(matrix->cols);
     Idx jj = idx_affine(Affine::var(j)), ll = idx_affine(Affine::var(l));
     int acc_re = f_.scalars++, acc_im = f_.scalars++;
-    int w = table(fmt::format("w{}_{}", n, k), [&] {
-      std::vector<cplx> v(static_cast<std::size_t>(n));
-      for (int64_t e = 0; e < n; ++e) v[std::size_t(e)] = root_of_unity(n, int64_t((__int128)e * k % n));
-      return v;
-    });
-    CExpr term = c_mul(input(ll), load_table(w, idx_mod(idx_mul(jj, ll), n)));
+    CExpr entry;
+    if (matrix->kind == SplKind::DFT) {
+      int64_t n = matrix->a, k = matrix->b;
+      int w = table(fmt::format("w{}_{}", n, k), [&] {
+        std::vector<cplx> v(static_cast<std::size_t>(n));
+        for (int64_t e = 0; e < n; ++e) v[std::size_t(e)] = root_of_unity(n, int64_t((__int128)e * k % n));
+        return v;
+      });
+      entry = load_table(w, idx_mod(idx_mul(jj, ll), n));
+    } else if (matrix->kind == SplKind::Dense) {
+      int m = table(fmt::format("m{}x{}_{:x}", matrix->rows, matrix->cols, matrix->hash), [&] { return matrix->diag; });
+      entry = load_table(m, idx_affine(Affine::var(j, matrix->cols) + Affine::var(l)));
+    } else {
+      throw std::logic_error("no loop code for kernel " + std::to_string(int(matrix->kind)));
+    }
+    CExpr term = c_mul(input(ll), entry);
     int tr = f_.scalars++, ti = f_.scalars++;
     Stmt accumulate = make_block({make_assign(tr, term.re), make_assign(ti, term.im),
                                   make_assign(acc_re, e_add(e_scalar(acc_re), e_scalar(tr)), false),
@@ -233,11 +244,11 @@ class Codegen {
       std::vector<Sigma> post(factors.begin(), factors.begin() + std::ptrdiff_t(k));
       std::vector<Sigma> pre(factors.begin() + std::ptrdiff_t(rest), factors.end());
       const Sigma *kernel = has_kernel ? &factors[k] : nullptr;
-      int64_t n = factors.back()->cols;
+      int64_t n = factors.back()->cols, rows = factors.front()->rows;
       if (aliased && kernel && !is_unrolled_kernel((*kernel)->source)) {
-        int t = new_temp(n);
-        Access tmp{t, fn_identity(n)};
-        return make_block({gen_block({}, kernel, pre, tmp, in, n), gen_block(post, nullptr, {}, out, tmp, n)});
+        int t = new_temp(rows);
+        Access tmp{t, fn_identity(rows)};
+        return make_block({gen_block({}, kernel, pre, tmp, in, n), gen_block(post, nullptr, {}, out, tmp, rows)});
       }
       return gen_block(post, kernel, pre, out, in, n);
     }

@@ -10,13 +10,20 @@ class Lowering {
  public:
   Sigma lower(const Spl &f) {
     switch (f->kind) {
-      case SplKind::DFT: return sigma_kernel(f);
+      case SplKind::DFT:
+      case SplKind::Dense: return sigma_kernel(f);
+      case SplKind::DFTnd: {  // row-column: DFT(m x n) = DFT(m) (x) DFT(n)
+        std::vector<Spl> dfts;
+        for (int64_t d : f->perm) dfts.push_back(make_dft(d, f->b));
+        return lower(make_tensor(std::move(dfts)));
+      }
       case SplKind::Identity: return sigma_gather(fn_identity(f->a));
       case SplKind::Stride: return sigma_gather(fn_stride(f->a, f->b));
       case SplKind::Perm: return sigma_gather(fn_table(f->perm));
       case SplKind::Twiddle:
       case SplKind::Diag: return sigma_diag(f, fn_identity(f->rows));
-      case SplKind::Tensor: return lower_tensor(f->children.front(), tail(f->children));
+      case SplKind::Tensor:  // (x)~ has the matrix of (x); the tile loop is a plain loop here
+        return lower_tensor(f->children.front(), tail(f->children));
       case SplKind::Compose: {
         std::vector<Sigma> factors;
         for (const Spl &c : f->children) factors.push_back(lower(c));

@@ -77,6 +77,14 @@ TEST(Lowering, EveryNodeKind) {
       make_dft(37),
       compose(make_dft(37, -1), make_diag(std::vector<cplx>(37, cplx(0.5, 0.5)))),
       tensor(make_identity(2), compose(make_dft(41), make_stride(41, 1))),
+      make_dft_nd({3, 4}),
+      make_dft_nd({2, 3, 2}, -1),
+      make_dense(2, 3, {1, 2, cplx(0, 3), 4, -5, 6}),
+      compose(make_dense(3, 2, {1, 2, 3, 4, 5, 6}), make_dense(2, 3, {1, 2, 3, 4, 5, 6})),
+      tensor(make_identity(2), make_dense(2, 3, {1, 2, cplx(0, 3), 4, -5, 6})),
+      make_tile_tensor(make_identity(2), tensor(make_identity(2), make_dft(3))),
+      make_fence({tensor(make_dft(2), make_identity(3)), tensor(make_identity(2), make_dft(3))}),
+      make_transpose(compose(make_stride(12, 3), tensor(make_dft(3), make_identity(4)))),
   };
   for (const Spl &f : formulas) expect_all_stages_agree(f, to_dense(f));
 }
@@ -106,6 +114,20 @@ TEST(Lowering, LargeTwiddleTablesUseTwoLevels) {
       s += std::complex<long double>(x[std::size_t(l)]) * std::complex<long double>(w);
     }
     EXPECT_LT(std::abs(std::complex<long double>(y[std::size_t(k)]) - s), 1e-9L) << k;
+  }
+}
+
+TEST(Spl, TransposeIsTheMatrixTranspose) {
+  std::vector<Spl> formulas = {
+      make_stride(12, 3), make_perm({2, 0, 3, 1}), make_dense(2, 3, {1, 2, 3, 4, 5, 6}),
+      compose(make_stride(12, 3), tensor(make_dft(3), make_diag({1, 2, 3, cplx(0, 1)}))),
+      make_fence({make_perm({1, 2, 0}), make_dense(3, 2, {1, 2, 3, 4, 5, 6})}),
+      make_tile_tensor(make_identity(2), make_stride(6, 2))};
+  for (const Spl &f : formulas) {
+    Matrix m = to_dense(f), t = to_dense(make_transpose(f));
+    ASSERT_EQ(t.rows, m.cols);
+    for (int64_t r = 0; r < m.rows; ++r)
+      for (int64_t c = 0; c < m.cols; ++c) EXPECT_EQ(t.at(c, r), m.at(r, c)) << print(f);
   }
 }
 
