@@ -3,7 +3,10 @@
 //   splgen expand SPEC [--inverse]
 //   splgen lower  SPEC [--dump-after=STAGE,...|all] [--precision double|float] [--inverse] [--name NAME]
 //   splgen verify FORMULA [--against SPEC]
+//   splgen rules check [PATH...] [--max-size N] | splgen rules list [PATH...] [--functions]
+//   splgen rewrite FORMULA [--rules FILE]
 //   splgen --version
+// gen, expand, lower and rewrite take --rules FILE (repeatable): extra rules tried first.
 //
 // Exit codes: 0 success, 1 verify found a mismatch, 2 usage or input error (bad command line,
 // malformed or ill-formed formula), 3 output could not be written, 4 internal error.
@@ -24,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/cli/rules_commands.h"
 #include "generator/expand/expand.h"
 #include "generator/expand/ruletree.h"
 #include "generator/ir/dense.h"
@@ -33,6 +37,7 @@
 #include "generator/ir/spl.h"
 #include "generator/lower/pipeline.h"
 #include "generator/parse/formula_parser.h"
+#include "generator/rewrite/rule_parser.h"
 
 #ifndef SPLGEN_VERSION
 #define SPLGEN_VERSION "0"
@@ -97,13 +102,23 @@ struct Options {
   bool inverse = false;
   std::vector<std::string> dump_after;  // stage names or "all"
   std::string against;      // verify --against
+  std::vector<std::string> rule_files;  // --rules
+  std::vector<std::string> rule_paths;  // rules check / list
+  int64_t max_size = 512;               // rules check --max-size
+  bool functions = false;               // rules list --functions
 };
+
+void add_rules(CLI::App *cmd, Options &o) {
+  cmd->add_option("--rules", o.rule_files, "Extra rule file, tried before the shipped rules (repeatable)")
+      ->type_name("FILE");
+}
 
 GenOptions gen_options(const Options &o) {
   GenOptions g;
   g.name = o.name;
   g.precision = o.precision == "float" ? Precision::Float : Precision::Double;
   g.inverse = o.inverse;
+  g.rule_files = o.rule_files;
   return g;
 }
 
@@ -200,24 +215,14 @@ int run_gen(const Options &o) {
   return kExitOk;
 }
 
-Spl parse_spec(const Options &o) {
-  Spl spec = parse_formula(o.spec);
-  if (o.inverse) {  // as run_pipeline does it
-    if (spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
-    spec = make_dft(spec->a, -spec->b);
-  }
-  return spec;
-}
-
 int run_expand(const Options &o) {
-  Spl spec = parse_spec(o);
-  Expansion e = expand(spec);
-  for (const RuletreePtr &tree : e.trees) {
+  PipelineResult r = run_pipeline(o.spec, gen_options(o));
+  for (const RuletreePtr &tree : r.expansion.trees) {
     std::string text = print(tree);
     if (!text.empty() && text.back() != '\n') text += '\n';
     std::cout << text;
   }
-  std::cout << print(e.formula) << '\n';
+  std::cout << print(r.expansion.formula) << '\n';
   check_stdout();
   return kExitOk;
 }
@@ -315,10 +320,12 @@ int run(int argc, char **argv) {
   add_precision(gen, o);
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
+  add_rules(gen, o);
 
   CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
   add_spec(exp, o, "Transform or formula to expand, e.g. \"DFT(1024)\"");
   add_inverse(exp, o);
+  add_rules(exp, o);
 
   CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
   add_spec(low, o, "Transform or formula to lower, e.g. \"DFT(16)\"");
@@ -326,12 +333,26 @@ int run(int argc, char **argv) {
   add_precision(low, o);
   add_inverse(low, o);
   add_name(low, o);
+  add_rules(low, o);
 
   CLI::App *ver = app.add_subcommand(
       "verify", "Check numerically that FORMULA equals DFT(n) (or --against), and that its lowering means the same");
   add_spec(ver, o, "SPL formula, e.g. \"(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)\"");
   ver->add_option("--against", o.against, "Formula to compare with (default: DFT(n), n the size of FORMULA)")
       ->type_name("SPEC");
+
+  CLI::App *rules = app.add_subcommand("rules", "Check or list rules (docs/rule-language.md)");
+  rules->require_subcommand(1);
+  CLI::App *check = rules->add_subcommand("check", "Prove every rule of the files or directories numerically");
+  check->add_option("paths", o.rule_paths, "Rule files or directories (default: the shipped rules)");
+  check->add_option("--max-size", o.max_size, "Largest left-side size instantiated")->check(CLI::Range(1, 4096));
+  CLI::App *list = rules->add_subcommand("list", "Name, family, file:line and formula of every rule");
+  list->add_option("paths", o.rule_paths, "Rule files or directories (default: the shipped rules)");
+  list->add_flag("--functions", o.functions, "List the C++ functions rules can call (@name) instead");
+
+  CLI::App *rew = app.add_subcommand("rewrite", "Apply the tag rules to FORMULA; print the SPL and Sigma-SPL results");
+  add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
+  add_rules(rew, o);
 
   try {
     app.parse(argc, argv);
@@ -344,7 +365,11 @@ int run(int argc, char **argv) {
   if (exp->parsed()) return run_expand(o);
   if (low->parsed()) return run_lower(o);
   if (ver->parsed()) return run_verify(o);
-  return report_error("a subcommand is required: gen, expand, lower or verify (see 'splgen --help')", kExitUsage);
+  if (check->parsed()) return cli::rules_check(o.rule_paths, o.max_size);
+  if (list->parsed()) return cli::rules_list(o.rule_paths, o.functions);
+  if (rew->parsed()) return cli::rewrite(o.spec, o.rule_files);
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules or rewrite (see 'splgen --help')",
+                      kExitUsage);
 }
 
 }  // namespace
@@ -357,6 +382,8 @@ int main(int argc, char **argv) {
   } catch (const ParseError &e) {
     return report_error(e.what(), kExitUsage);
   } catch (const FormulaError &e) {
+    return report_error(e.what(), kExitUsage);
+  } catch (const rules::RuleSyntaxError &e) {
     return report_error(e.what(), kExitUsage);
   } catch (const CliError &e) {
     return report_error(e.what(), e.exit_code);

@@ -29,40 +29,19 @@ BreakdownRule codelet_rule() {
           [](const Spl &f, const BreakdownChoice &, const std::vector<Spl> &) { return f; }};
 }
 
-// DFT_Direct: y[k] = sum_l x[l] w_p^(k l) as an O(p^2) loop, for primes too large to unroll.
-// (Rader and Bluestein replace it in a later issue.)
+// DFT_Direct: y[k] = sum_l x[l] w_n^(k l) as an O(n^2) loop: the fallback when no rule-file
+// rule breaks DFT(n) into smaller DFTs (large primes without a Rader rule).
 BreakdownRule direct_rule() {
   return {"DFT_Direct",
-          [](const Spl &f) { return is_dft(f) && !is_codelet_size(f->a) && largest_prime_factor(f->a) == f->a; },
+          [](const Spl &f) { return is_dft(f) && !is_codelet_size(f->a); },
           [](const Spl &) { return std::vector<BreakdownChoice>{{"O(n^2) loop", {}}}; },
           [](const Spl &f, const BreakdownChoice &, const std::vector<Spl> &) { return f; }};
-}
-
-// DFT_CooleyTukey (DESIGN.md; Cooley & Tukey 1965; Van Loan, "Computational Frameworks
-// for the FFT", thm 1.3.2):
-//   DFT(mn, k) -> (DFT(m, k) (x) I(n)) * T(mn, n, k) * (I(m) (x) DFT(n, k)) * L(mn, m)
-BreakdownRule cooley_tukey_rule() {
-  return {"DFT_CooleyTukey",
-          [](const Spl &f) { return is_dft(f) && f->a > 3 && largest_prime_factor(f->a) != f->a; },
-          [](const Spl &f) {
-            std::vector<BreakdownChoice> out;
-            int64_t N = f->a, k = f->b;
-            for (int64_t m = 2; m < N; ++m)
-              if (N % m == 0)
-                out.push_back({fmt::format("{} x {}", m, N / m), {make_dft(m, k), make_dft(N / m, k)}});
-            return out;
-          },
-          [](const Spl &f, const BreakdownChoice &c, const std::vector<Spl> &kids) {
-            int64_t N = f->a, m = c.children[0]->a, n = c.children[1]->a;
-            return make_compose({tensor(kids[0], make_identity(n)), make_twiddle(N, n, f->b),
-                                 tensor(make_identity(m), kids[1]), make_stride(N, m)});
-          }};
 }
 
 }  // namespace
 
 const std::vector<BreakdownRule> &dft_breakdown_rules() {
-  static const std::vector<BreakdownRule> rules = {codelet_rule(), direct_rule(), cooley_tukey_rule()};
+  static const std::vector<BreakdownRule> rules = {codelet_rule(), direct_rule()};
   return rules;
 }
 

@@ -1,6 +1,6 @@
-// Breakdown rules as records {name, applicable, choices, apply}, in SPIRAL's style.
-// A rule with no children is terminal: the node becomes a leaf the backend implements
-// directly (an unrolled codelet or a direct loop).
+// The terminal breakdown rules, as records {name, applicable, choices, apply} in SPIRAL's
+// style: the node becomes a leaf the backend implements directly (an unrolled codelet or a
+// direct loop). The rules with children are data, in rules/dft.rules.
 #pragma once
 #include <functional>
 #include <string>

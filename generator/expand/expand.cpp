@@ -1,6 +1,9 @@
 #include "generator/expand/expand.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 
 #include "generator/expand/breakdown.h"
@@ -9,65 +12,121 @@ namespace splgen {
 
 namespace {
 
-// The default choice among Cooley-Tukey splits m x n. Up to kBalancedMax points the divisor
-// closest to sqrt(N) (both halves stay cache-resident); beyond, the largest m <= kRadixMax,
-// so the twiddle stage (DFT(m) (x) I(n)) touches few cache lines per iteration and
-// neighbouring iterations share them (FFTW's decimation-in-time structure).
+// The default choice among breakdown choices, by the sizes of the DFTs each produces (in
+// formula order). Up to kBalancedMax points: the most balanced (smallest largest child),
+// so both halves stay cache-resident. Beyond: a first child (the twiddle stage
+// DFT(m) (x) I(n) of Cooley-Tukey) as close to kRadixMax as possible without exceeding it,
+// so each iteration touches few cache lines and neighbours share them (FFTW's DIT).
+// Ties go to the earlier choice: rule order, then match order.
 struct SplitKnobs {
   static constexpr int64_t kBalancedMax = 1024;
   static constexpr int64_t kRadixMax = 32;
 };
 
-std::size_t default_choice(const std::vector<BreakdownChoice> &choices, int64_t N) {
-  std::size_t best = 0;
-  double best_distance = 1e300;
-  double target = N <= SplitKnobs::kBalancedMax ? std::sqrt(double(N)) : double(SplitKnobs::kRadixMax);
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    if (choices[i].children.empty()) continue;
-    double m = double(choices[i].children[0]->a);
-    if (N > SplitKnobs::kBalancedMax && m > target) continue;
-    double d = std::abs(m - target);
-    if (d < best_distance - 1e-9) best = i, best_distance = d;
-  }
-  return best;
+void collect_dft_sizes(const Spl &f, std::vector<int64_t> &out) {
+  if (f->kind == SplKind::DFT || f->kind == SplKind::DFTnd) out.push_back(f->a);
+  for (const Spl &c : f->children) collect_dft_sizes(c, out);
 }
 
-RuletreePtr expand_nonterminal(const Spl &node) {
-  for (const BreakdownRule &rule : dft_breakdown_rules()) {
-    if (!rule.applicable(node)) continue;
-    std::vector<BreakdownChoice> choices = rule.choices(node);
-    const BreakdownChoice &choice = choices[default_choice(choices, node->a)];
+double choice_cost(const std::vector<int64_t> &children, int64_t N) {
+  if (children.empty()) return 1e300;
+  if (N <= SplitKnobs::kBalancedMax) return double(*std::max_element(children.begin(), children.end()));
+  int64_t first = children.front();
+  if (first > SplitKnobs::kRadixMax) return 1e200 + double(first);
+  return double(SplitKnobs::kRadixMax - first);
+}
+
+struct Choice {
+  const rules::Rule *rule;
+  rules::Match match;
+  Spl result;
+  std::vector<int64_t> children;
+};
+
+std::string describe(const rules::Match &m) {
+  std::string s;
+  for (const auto &[name, value] : m.sizes) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", name, value);
+  return s;
+}
+
+class Expander {
+ public:
+  explicit Expander(const std::vector<const rules::Rule *> &rules) : rules_(rules) {}
+
+  RuletreePtr expand_nonterminal(const Spl &node) {
     auto tree = std::make_shared<Ruletree>();
     tree->node = node;
-    tree->rule = rule.name;
-    tree->choice = choice.label;
-    std::vector<Spl> expanded;
-    for (const Spl &child : choice.children) {
-      tree->children.push_back(expand_nonterminal(child));
-      expanded.push_back(tree->children.back()->expanded);
+    for (const BreakdownRule &terminal : dft_breakdown_rules()) {
+      if (terminal.name == "DFT_Direct" || !terminal.applicable(node)) continue;
+      tree->rule = terminal.name, tree->choice = terminal.choices(node).front().label, tree->expanded = node;
+      return tree;
     }
-    tree->expanded = rule.apply(node, choice, expanded);
+    std::optional<Choice> best;
+    double best_cost = 0;
+    for (const rules::Rule *rule : rules_) {
+      for (rules::Match &m : rules::matches(*rule, node)) {
+        Choice c{rule, m, rules::instantiate_spl(rule->rhs, m), {}};
+        collect_dft_sizes(c.result, c.children);
+        bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
+        if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
+        double cost = choice_cost(c.children, node->a);
+        if (!best || cost < best_cost) best = std::move(c), best_cost = cost;
+      }
+    }
+    if (!best) {
+      const BreakdownRule &direct = find_breakdown_rule("DFT_Direct");
+      if (!direct.applicable(node)) throw FormulaError("no breakdown rule applies to a DFT of size " + std::to_string(node->a));
+      tree->rule = direct.name, tree->choice = direct.choices(node).front().label, tree->expanded = node;
+      return tree;
+    }
+    tree->rule = best->rule->name;
+    tree->choice = describe(best->match);
+    tree->expanded = expand_children(best->result, tree->children);
     return tree;
   }
-  throw FormulaError("no breakdown rule applies to " + std::to_string(node->a));
-}
 
-Spl expand_all(const Spl &f, std::vector<RuletreePtr> &trees) {
-  if (f->kind == SplKind::DFT) {
-    trees.push_back(expand_nonterminal(f));
-    return trees.back()->expanded;
+  // Expands every DFT in f, recording a ruletree for each.
+  Spl expand_children(const Spl &f, std::vector<RuletreePtr> &trees) {
+    if (f->kind == SplKind::DFT || f->kind == SplKind::DFTnd) {
+      trees.push_back(expand_nonterminal(f));
+      return trees.back()->expanded;
+    }
+    if (f->children.empty()) return f;
+    std::vector<Spl> kids;
+    for (const Spl &c : f->children) kids.push_back(expand_children(c, trees));
+    return with_children(f, std::move(kids));
   }
-  if (f->children.empty()) return f;
-  std::vector<Spl> kids;
-  for (const Spl &c : f->children) kids.push_back(expand_all(c, trees));
-  return with_children(f, std::move(kids));
-}
+
+ private:
+  const std::vector<const rules::Rule *> &rules_;
+};
 
 }  // namespace
 
+std::vector<const rules::Rule *> breakdown_rules(const rules::RuleLibrary &library) {
+  std::vector<const rules::Rule *> out;
+  for (const rules::Rule *r : library.all())
+    if ((r->lhs.kind == rules::TermKind::DFT || r->lhs.kind == rules::TermKind::DFTnd) && !rules::is_sigma_term(r->rhs))
+      out.push_back(r);
+  return out;
+}
+
+const rules::RuleLibrary &shipped_rules() {
+  static rules::RuleLibrary library;
+  static std::once_flag once;
+  std::call_once(once, [] { library.load(rules::default_rules_dir()); });
+  return library;
+}
+
 Expansion expand(const Spl &formula) {
+  static const std::vector<const rules::Rule *> rules = breakdown_rules(shipped_rules());
+  return expand(formula, rules);
+}
+
+Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown) {
   Expansion e;
-  e.formula = expand_all(formula, e.trees);
+  Expander expander(breakdown);
+  e.formula = expander.expand_children(formula, e.trees);
   return e;
 }
 

@@ -1,9 +1,12 @@
-// Expansion: every DFT non-terminal of a formula is broken down by the breakdown rules
-// (generator/expand/breakdown.h) with the default choice, until only codelet leaves remain.
+// Expansion: every DFT non-terminal of a formula is broken down by breakdown rules until
+// only leaves remain. The terminal rules (codelets, direct loops) are C++
+// (generator/expand/breakdown.h); the others are rule-file rules (rules/dft.rules and any
+// --rules file) whose left side is a DFT and whose right side is SPL with smaller DFTs.
 #pragma once
 #include <vector>
 
 #include "generator/expand/ruletree.h"
+#include "generator/rewrite/engine.h"
 
 namespace splgen {
 
@@ -12,6 +15,12 @@ struct Expansion {
   std::vector<RuletreePtr> trees;   // one per non-terminal expanded, in formula order
 };
 
-Expansion expand(const Spl &formula);
+// The breakdown rules among a library's rules, in order: left side DFT(...) and an SPL right side.
+std::vector<const rules::Rule *> breakdown_rules(const rules::RuleLibrary &library);
+// The shipped rules (default_rules_dir()), loaded once.
+const rules::RuleLibrary &shipped_rules();
+
+Expansion expand(const Spl &formula);  // with breakdown_rules(shipped_rules())
+Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown);
 
 }  // namespace splgen

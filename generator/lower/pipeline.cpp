@@ -62,8 +62,18 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
     if (r.spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
     r.spec = make_dft(r.spec->a, -r.spec->b);
   }
-  r.expansion = expand(r.spec);
-  r.sigma = lower_to_sigma(r.expansion.formula);
+  if (options.rule_files.empty()) {
+    r.expansion = expand(r.spec);
+  } else {
+    for (const std::string &file : options.rule_files) r.library.load(file);
+    for (const rules::RuleFile &f : shipped_rules().files()) r.library.add_file(f);
+    r.expansion = expand(r.spec, breakdown_rules(r.library));
+  }
+  const rules::RuleLibrary &library = options.rule_files.empty() ? shipped_rules() : r.library;
+  std::vector<const rules::Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
+  for (const rules::Rule *rule : library.all())
+    if (rules::is_sigma_term(rule->rhs) && rule->lhs.kind == rules::TermKind::Tagged) lowering.push_back(rule);
+  r.sigma = rules::lower_with_rules(r.expansion.formula, lowering);
   r.merged = merge_loops(r.sigma);
   std::string name = options.name.empty() ? default_kernel_name(r.spec, options) : options.name;
   r.loops = sigma_to_loops(r.merged, name);

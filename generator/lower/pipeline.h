@@ -17,11 +17,13 @@ struct GenOptions {
   std::string name;                       // empty: derived from the spec
   Precision precision = Precision::Double;
   bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
+  std::vector<std::string> rule_files;    // extra rule files (--rules), tried before the shipped rules
 };
 
 struct PipelineResult {
   std::string spec_text;  // as the user wrote it
   Spl spec;               // parsed (and inverted if asked)
+  rules::RuleLibrary library;  // the rules in force: --rules files first, then the shipped ones
   Expansion expansion;
   Sigma sigma;            // lowered
   Sigma merged;           // after loop merging

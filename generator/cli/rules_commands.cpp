@@ -1,0 +1,87 @@
+#include "generator/cli/rules_commands.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "generator/expand/expand.h"
+#include "generator/ir/print.h"
+#include "generator/lower/merge_loops.h"
+#include "generator/parse/formula_parser.h"
+#include "generator/rewrite/engine.h"
+#include "generator/rewrite/functions.h"
+
+namespace splgen::cli {
+
+namespace {
+
+rules::RuleLibrary load(const std::vector<std::string> &paths) {
+  rules::RuleLibrary library;
+  if (paths.empty())
+    library.load(rules::default_rules_dir());
+  else
+    for (const std::string &p : paths) library.load(p);
+  return library;
+}
+
+std::string location(const rules::Rule &r) { return fmt::format("{}:{}", r.pos.file, r.pos.line); }
+
+std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+int rules_check(const std::vector<std::string> &paths, int64_t max_size) {
+  auto start = std::chrono::steady_clock::now();
+  rules::RuleLibrary library = load(paths);
+  rules::CheckOptions options;
+  options.max_size = max_size;
+  int ok = 0, failed = 0;
+  for (const rules::Rule *rule : library.all()) {
+    rules::CheckResult r = rules::check_rule(*rule, options);
+    if (r.ok) {
+      ++ok;
+      std::cout << fmt::format("{}: {}: ok ({} instances)\n", location(*rule), rule->name, r.instances);
+    } else {
+      ++failed;
+      std::cout << fmt::format("{}: {}: FAIL: {}\n", location(*rule), rule->name,
+                               r.error.empty() ? "counterexample " + r.counterexample : r.error);
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << fmt::format("{} rules checked in {:.1f} s: {} ok, {} failed\n", ok + failed, seconds, ok, failed);
+  return failed == 0 && ok > 0 ? 0 : 1;
+}
+
+int rules_list(const std::vector<std::string> &paths, bool functions) {
+  if (functions) {
+    for (const rules::RuleFunction &f : rules::rule_functions())
+      std::cout << fmt::format("@{}/{}  {}\n", f.name, f.arity, f.doc);
+    return 0;
+  }
+  rules::RuleLibrary library = load(paths);
+  for (const rules::Rule *rule : library.all()) {
+    std::cout << fmt::format("{:<28} {:<8} {:<24} {}\n", rule->name, rule->family, location(*rule), rule->text);
+    if (!rule->comment.empty()) std::cout << fmt::format("{:<28} # {}\n", "", first_line(rule->comment));
+  }
+  return 0;
+}
+
+int rewrite(const std::string &formula, const std::vector<std::string> &rule_files) {
+  Spl f = parse_formula(formula);
+  rules::RuleLibrary library;
+  for (const std::string &file : rule_files) library.load(file);
+  for (const rules::RuleFile &file : shipped_rules().files()) library.add_file(file);
+  std::vector<const rules::Rule *> formula_rules, sigma_rules;
+  for (const rules::Rule *rule : library.all()) {
+    if (rule->lhs.kind != rules::TermKind::Tagged) continue;  // the tag rules
+    (rules::is_sigma_term(rule->rhs) ? sigma_rules : formula_rules).push_back(rule);
+  }
+  Spl rewritten = rules::rewrite_to_fixpoint(f, formula_rules);
+  Sigma sigma = rules::lower_with_rules(rewritten, sigma_rules);
+  std::cout << "== spl ==\n" << print(rewritten) << "\n== sigma ==\n" << print(sigma);
+  std::cout << "== merge ==\n" << print(merge_loops(sigma));
+  return 0;
+}
+
+}  // namespace splgen::cli

@@ -1,0 +1,74 @@
+// The rewrite engine: matching rule left sides against formulas (sizes solved, associative
+// chains), instantiating right sides, rule libraries, strategies, and the rule checker.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generator/rewrite/rule.h"
+
+namespace splgen::rules {
+
+// What a match binds.
+struct Match {
+  std::map<std::string, int64_t> sizes;
+  std::map<std::string, Spl> formulas;
+};
+
+// Every way `pattern` matches the whole of `f` (several when sizes have several solutions).
+// Conditions are not checked here.
+std::vector<Match> match(const Term &pattern, const Spl &f);
+// Checks the rule's conditions in order; `let` conditions add to m.sizes.
+bool conditions_hold(const Rule &rule, Match &m);
+// All matches of the rule at the root of f that satisfy its conditions.
+std::vector<Match> matches(const Rule &rule, const Spl &f);
+
+bool is_sigma_term(const Term &t);  // contains Sum, G or S
+// The right side as SPL (FormulaError if it is Sigma-SPL or a size is not a positive integer).
+Spl instantiate_spl(const Term &t, const Match &m);
+// The right side as Sigma-SPL of the given shape; formula variables and SPL parts are lowered
+// with `lower` (normally lower_to_sigma).
+Sigma instantiate_sigma(const Term &t, const Match &m, int64_t rows, int64_t cols,
+                        const std::function<Sigma(const Spl &)> &lower);
+
+// Rules loaded from files and directories, in order.
+class RuleLibrary {
+ public:
+  void add_file(RuleFile file);           // a rule name that repeats within a set is a RuleSyntaxError
+  void load(const std::string &path);     // a .rules file, or every *.rules file of a directory (sorted)
+  const std::vector<RuleFile> &files() const { return files_; }
+  std::vector<const Rule *> all() const;
+  std::vector<const Rule *> set(const std::string &name) const;  // a file stem or a declared ruleset
+  const Rule *find(const std::string &name) const;
+ private:
+  std::vector<RuleFile> files_;
+};
+
+// The directory of the shipped rules: $SPLGEN_RULES if set, else the source tree's rules/
+// (compiled in as SPLGEN_RULES_DIR).
+std::string default_rules_dir();
+
+// Applies the rules (in order, at every subformula, outermost first) until none applies.
+// Only rules with SPL right sides take part. Throws FormulaError after max_steps rewrites.
+Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps = 10000);
+
+// Lowers f to Sigma-SPL; a tagged subformula (or any subformula) matched by a rule with a
+// Sigma-SPL right side is lowered by that rule, the rest by lower_to_sigma's identities.
+Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules);
+
+struct CheckOptions {
+  int64_t max_size = 512;  // bound on the rows and columns of each instance's left side
+  unsigned seed = 1;
+};
+struct CheckResult {
+  const Rule *rule = nullptr;
+  bool ok = false;
+  int instances = 0;           // instantiations compared
+  std::string counterexample;  // the smallest failing instance: bindings and max abs error
+  std::string error;           // no instance, or an instantiation failed
+};
+CheckResult check_rule(const Rule &rule, const CheckOptions &options = {});
+
+}  // namespace splgen::rules
