@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "generator/expand/breakdown.h"
+#include "generator/rewrite/size_expr.h"
 
 namespace splgen {
 
@@ -34,6 +36,30 @@ double choice_cost(const std::vector<int64_t> &children, int64_t N) {
   int64_t first = children.front();
   if (first > SplitKnobs::kRadixMax) return 1e200 + double(first);
   return double(SplitKnobs::kRadixMax - first);
+}
+
+// The sizes of the DFTs a rule's right side produces under a match, read from the rule
+// text without building the formula; nothing when a size cannot be evaluated that way.
+std::optional<std::vector<int64_t>> child_sizes(const rules::Term &t, const rules::Match &m) {
+  std::vector<int64_t> out;
+  std::vector<const rules::Term *> stack = {&t};
+  while (!stack.empty()) {
+    const rules::Term *u = stack.back();
+    stack.pop_back();
+    if (u->kind == rules::TermKind::DFT || u->kind == rules::TermKind::DFTnd) {
+      int64_t n = 1;
+      for (std::size_t i = 0; i < (u->kind == rules::TermKind::DFT ? 1 : u->sizes.size()); ++i) {
+        auto v = rules::eval_size(u->sizes[i], m.sizes);
+        if (!v) return std::nullopt;
+        n *= *v;
+      }
+      out.push_back(n);
+    }
+    // @functions build permutations, diagonals and small matrices, never DFT non-terminals.
+    if (u->kind == rules::TermKind::Call || u->kind == rules::TermKind::FormulaVar) continue;
+    for (auto it = u->children.rbegin(); it != u->children.rend(); ++it) stack.push_back(&*it);
+  }
+  return out;
 }
 
 struct Choice {
@@ -65,14 +91,22 @@ class Expander {
     double best_cost = 0;
     for (const rules::Rule *rule : rules_) {
       for (rules::Match &m : rules::matches(*rule, node)) {
-        Choice c{rule, m, rules::instantiate_spl(rule->rhs, m), {}};
-        collect_dft_sizes(c.result, c.children);
+        // Rank by the child sizes read off the rule text; build the formula only when needed.
+        std::optional<std::vector<int64_t>> sizes = child_sizes(rule->rhs, m);
+        Choice c{rule, m, nullptr, {}};
+        if (sizes) {
+          c.children = *sizes;
+        } else {
+          c.result = rules::instantiate_spl(rule->rhs, m);
+          collect_dft_sizes(c.result, c.children);
+        }
         bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
         if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
         double cost = choice_cost(c.children, node->a);
         if (!best || cost < best_cost) best = std::move(c), best_cost = cost;
       }
     }
+    if (best && !best->result) best->result = rules::instantiate_spl(best->rule->rhs, best->match);
     if (!best) {
       const BreakdownRule &direct = find_breakdown_rule("DFT_Direct");
       if (!direct.applicable(node)) throw FormulaError("no breakdown rule applies to a DFT of size " + std::to_string(node->a));

@@ -27,11 +27,11 @@ Sigma map_terms(const Sigma &s, F f) {  // applies f to the body of every term o
 // x * G(f)
 Sigma push_gather(const Sigma &x, const IndexFn &f) {
   if (is_sum(x)) return map_terms(x, [&](const Sigma &t) { return push_gather(t, f); });
-  if (x->kind == SigmaKind::Gather) return sigma_gather(compose(f, x->fn), x->dma);
+  if (x->kind == SigmaKind::Gather && !x->dma) return sigma_gather(compose(f, x->fn));
   if (x->kind == SigmaKind::Compose) {
     std::vector<Sigma> kids = x->children;
     const Sigma &last = kids.back();
-    if (last->kind == SigmaKind::Gather || is_sum(last)) {
+    if ((last->kind == SigmaKind::Gather && !last->dma) || is_sum(last)) {
       kids.back() = push_gather(last, f);
       return sigma_compose(std::move(kids));
     }
@@ -45,7 +45,7 @@ Sigma push_diag_right(const Sigma &x, const Sigma &d) {
   if (x->kind == SigmaKind::Compose) {
     std::vector<Sigma> kids = x->children;
     const Sigma last = kids.back();
-    if (last->kind == SigmaKind::Gather) {
+    if (last->kind == SigmaKind::Gather && !last->dma) {
       kids.back() = sigma_diag(d->source, compose(d->fn, last->fn));
       kids.push_back(last);
       return sigma_compose(std::move(kids));
@@ -61,11 +61,11 @@ Sigma push_diag_right(const Sigma &x, const Sigma &d) {
 // S(f) * x
 Sigma push_scatter(const IndexFn &f, const Sigma &x) {
   if (is_sum(x)) return map_terms(x, [&](const Sigma &t) { return push_scatter(f, t); });
-  if (x->kind == SigmaKind::Scatter) return sigma_scatter(compose(f, x->fn), x->dma);
+  if (x->kind == SigmaKind::Scatter && !x->dma) return sigma_scatter(compose(f, x->fn));
   if (x->kind == SigmaKind::Compose) {
     std::vector<Sigma> kids = x->children;
     const Sigma &first = kids.front();
-    if (first->kind == SigmaKind::Scatter || is_sum(first)) {
+    if ((first->kind == SigmaKind::Scatter && !first->dma) || is_sum(first)) {
       kids.front() = push_scatter(f, first);
       return sigma_compose(std::move(kids));
     }
@@ -79,7 +79,7 @@ Sigma push_diag_left(const Sigma &d, const Sigma &x) {
   if (x->kind == SigmaKind::Compose) {
     std::vector<Sigma> kids = x->children;
     const Sigma first = kids.front();
-    if (first->kind == SigmaKind::Scatter) {
+    if (first->kind == SigmaKind::Scatter && !first->dma) {
       kids.insert(kids.begin() + 1, sigma_diag(d->source, compose(d->fn, first->fn)));
       return sigma_compose(std::move(kids));
     }
@@ -91,8 +91,10 @@ Sigma push_diag_left(const Sigma &d, const Sigma &x) {
   return sigma_compose({d, x});
 }
 
-// One merge of the adjacent factors left * right, or nothing.
+// One merge of the adjacent factors left * right, or nothing. DMA gathers and scatters are
+// explicit block transfers (the stream and par rules): they stay where the rules put them.
 std::optional<Sigma> merge_pair(const Sigma &left, const Sigma &right) {
+  if (left->dma || right->dma) return std::nullopt;
   if (right->kind == SigmaKind::Gather && (is_sum(left) || left->kind == SigmaKind::Gather))
     return push_gather(left, right->fn);
   if (right->kind == SigmaKind::Diag && is_sum(left)) return push_diag_right(left, right);
@@ -100,7 +102,7 @@ std::optional<Sigma> merge_pair(const Sigma &left, const Sigma &right) {
     if (auto inv = inverse(left->fn)) return push_scatter(*inv, right);
   if (left->kind == SigmaKind::Diag && is_sum(right)) return push_diag_left(left, right);
   if (left->kind == SigmaKind::Scatter && right->kind == SigmaKind::Scatter)
-    return sigma_scatter(compose(left->fn, right->fn), left->dma || right->dma);
+    return sigma_scatter(compose(left->fn, right->fn));
   return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 // in an error message derive from x3::position_tagged; their source positions live in the
 // x3::position_cache held by the error handler (error_handler.h).
 #pragma once
+#include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <cstdint>
@@ -16,12 +17,18 @@ namespace splgen::parse::ast {
 namespace x3 = boost::spirit::x3;
 
 // The atoms written as NAME(int, ...): their argument lists are checked in the conversion.
-enum class call_kind { dft, identity, stride, twiddle, perm };
+enum class call_kind { identity, stride, twiddle, perm };
 
-// DFT(n[,k]), I(n), L(N,s), T(N,n[,k]), Perm(p0, p1, ...)
+// I(n), L(N,s), T(N,n[,k]), Perm(p0, p1, ...)
 struct call : x3::position_tagged {
-  call_kind kind = call_kind::dft;
+  call_kind kind = call_kind::identity;
   std::vector<int64_t> args;
+};
+
+// DFT(n[,k]) and the multi-dimensional DFT(n1 x n2 x ...[,k]).
+struct dft : x3::position_tagged {
+  std::vector<int64_t> dims;
+  boost::optional<int64_t> root;
 };
 
 // re + im i; written as "re", "im i" or "re+im i" / "re-im i".
@@ -35,25 +42,44 @@ struct diag : x3::position_tagged {
   std::vector<complex_number> values;
 };
 
-struct tagged;
-struct compose_expr;
+// Mat(rows, cols, [v00, v01, ...]): a dense matrix, entries row-major.
+struct dense : x3::position_tagged {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  std::vector<complex_number> values;
+};
 
-// An operand of (x): a leaf, a tagged subformula or a parenthesised formula.
-struct atom : x3::variant<call, diag, x3::forward_ast<tagged>, x3::forward_ast<compose_expr>> {
+struct tagged;
+struct fence_expr;
+
+// A leaf, a tagged subformula or a parenthesised formula.
+struct atom : x3::variant<call, dft, diag, dense, x3::forward_ast<tagged>, x3::forward_ast<fence_expr>> {
   using base_type::base_type;
   using base_type::operator=;
 };
 
-// atom (x) atom (x) ...
-struct tensor_expr : x3::position_tagged {
-  atom first;
-  std::vector<atom> rest;
+// atom ' ' ...: the atom, transposed once per "'" (primes holds them).
+struct postfix_expr : x3::position_tagged {
+  atom base;
+  std::string primes;
 };
 
-// tensor (+) tensor (+) ...
-struct dsum_expr : x3::position_tagged {
+// postfix (x) postfix (x) ...
+struct tensor_expr : x3::position_tagged {
+  postfix_expr first;
+  std::vector<postfix_expr> rest;
+};
+
+// tensor [(x)~ tensor]: the grammar allows at most one "(x)~" (rest has 0 or 1 entries).
+struct tile_expr : x3::position_tagged {
   tensor_expr first;
   std::vector<tensor_expr> rest;
+};
+
+// tile (+) tile (+) ...
+struct dsum_expr : x3::position_tagged {
+  tile_expr first;
+  std::vector<tile_expr> rest;
 };
 
 // dsum * dsum * ... (the rightmost factor is applied first)
@@ -62,13 +88,19 @@ struct compose_expr : x3::position_tagged {
   std::vector<dsum_expr> rest;
 };
 
+// compose | compose | ... (stages separated by memory fences; the rightmost is applied first)
+struct fence_expr : x3::position_tagged {
+  compose_expr first;
+  std::vector<compose_expr> rest;
+};
+
 // vec(4)[ formula ], smp(2,4)[ formula ], ...
 struct tagged : x3::position_tagged {
   TagKind kind = TagKind::Vec;
   std::vector<int64_t> params;
-  compose_expr body;
+  fence_expr body;
 };
 
-using formula = compose_expr;
+using formula = fence_expr;
 
 }  // namespace splgen::parse::ast

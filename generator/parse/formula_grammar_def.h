@@ -1,16 +1,23 @@
 // Rule definitions of the formula grammar (docs/formula-language.md):
 //
-//   formula := compose
+//   formula := fence
+//   fence   := compose ('|' compose)*
 //   compose := dsum ('*' dsum)*
-//   dsum    := tensor ('(+)' tensor)*
-//   tensor  := atom ('(x)' atom)*
-//   atom    := 'DFT' '(' int [',' int] ')' | 'I' '(' int ')' | 'L' '(' int ',' int ')'
+//   dsum    := tile ('(+)' tile)*
+//   tile    := tensor ['(x)~' tensor]          (a second '(x)~' is an error: no chains)
+//   tensor  := postfix ('(x)' postfix)*
+//   postfix := atom ("'")*
+//   atom    := 'DFT' '(' int ('x' int)* [',' int] ')' | 'I' '(' int ')' | 'L' '(' int ',' int ')'
 //            | 'T' '(' int ',' int [',' int] ')' | 'Diag' '(' complex (',' complex)* ')'
+//            | 'Mat' '(' int ',' int ',' '[' complex (',' complex)* ']' ')'
 //            | 'Perm' '(' int (',' int)* ')' | tagname '(' int (',' int)* ')' '[' formula ']'
 //            | '(' formula ')'
 //   complex := real | real 'i' | real ('+'|'-') real 'i'
 //
 // Whitespace is skipped between tokens. Keywords are whole words ("Ix" is not "I" then "x").
+// The operator tokens "(x)", "(x)~" and "(+)" have no spaces inside; "(x)" is "(x)" not
+// followed by '~'. In DFT(3 x 4) the dimension separator is the letter 'x' between two
+// integers ("3x4" is fine too); there is no other place where a bare 'x' is a token.
 // Once the first token of a construct is seen, the rest is an expectation (`>`): a missing
 // piece is reported as "expected <what>" (error_handler.h) instead of backtracking.
 // Include this file in exactly one translation unit (formula_parser.cpp).
@@ -90,6 +97,11 @@ const auto reject_name = [](auto &ctx) {
   if (name.size() > 40) name = name.substr(0, 40) + "...";
   x3::get<x3::error_handler_tag>(ctx).get().fail(range.begin(), "unknown name '" + name + "'");
 };
+// "(x)~" does not chain: "A (x)~ B (x)~ C" could mean either nesting of the tile loops.
+const auto reject_chained_tile = [](auto &ctx) {
+  x3::get<x3::error_handler_tag>(ctx).get().fail(
+      x3::_attr(ctx).begin(), "'(x)~' does not chain: write (A (x)~ B) (x)~ C or A (x)~ (B (x)~ C)");
+};
 
 // Rule IDs: the rules producing position_tagged nodes record their source positions.
 struct integer_class;
@@ -97,10 +109,10 @@ struct real_class;
 struct imaginary_class;
 struct complex_class;
 struct args_1_class;
-struct args_1_2_class;
 struct args_2_class;
 struct args_2_3_class;
 struct args_n_class;
+struct dft_dims_class;
 struct complex_list_class;
 struct dft_class : x3::annotate_on_success {};
 struct identity_class : x3::annotate_on_success {};
@@ -108,12 +120,18 @@ struct stride_class : x3::annotate_on_success {};
 struct twiddle_class : x3::annotate_on_success {};
 struct perm_class : x3::annotate_on_success {};
 struct diag_class : x3::annotate_on_success {};
+struct dense_class : x3::annotate_on_success {};
 struct tagged_class : x3::annotate_on_success {};
 struct unknown_name_class;
 struct atom_class;
+struct postfix_class : x3::annotate_on_success {};
 struct tensor_class : x3::annotate_on_success {};
+struct chained_tile_class;
+struct tile_rest_class;
+struct tile_class : x3::annotate_on_success {};
 struct dsum_class : x3::annotate_on_success {};
 struct compose_class : x3::annotate_on_success {};
+struct fence_class : x3::annotate_on_success {};
 struct end_of_input_class;
 struct formula_text_class : error_handler_base {};
 
@@ -123,23 +141,29 @@ const x3::rule<real_class, double> real = "a number";
 const x3::rule<imaginary_class, double> imaginary_magnitude = "an imaginary number";
 const x3::rule<complex_class, ast::complex_number> complex = "a complex number";
 const x3::rule<args_1_class, std::vector<int64_t>> args_1 = "an integer";
-const x3::rule<args_1_2_class, std::vector<int64_t>> args_1_2 = "an integer";
 const x3::rule<args_2_class, std::vector<int64_t>> args_2 = "an integer";
 const x3::rule<args_2_3_class, std::vector<int64_t>> args_2_3 = "an integer";
 const x3::rule<args_n_class, std::vector<int64_t>> args_n = "an integer";
+const x3::rule<dft_dims_class, std::vector<int64_t>> dft_dims = "an integer";
 const x3::rule<complex_list_class, std::vector<ast::complex_number>> complex_list = "a complex number";
-const x3::rule<dft_class, ast::call> dft = "DFT";
+const x3::rule<dft_class, ast::dft> dft = "DFT";
 const x3::rule<identity_class, ast::call> identity = "I";
 const x3::rule<stride_class, ast::call> stride = "L";
 const x3::rule<twiddle_class, ast::call> twiddle = "T";
 const x3::rule<perm_class, ast::call> perm = "Perm";
 const x3::rule<diag_class, ast::diag> diag = "Diag";
+const x3::rule<dense_class, ast::dense> dense = "Mat";
 const x3::rule<tagged_class, ast::tagged> tagged = "a tagged formula";
 const x3::rule<unknown_name_class> unknown_name = "a known name";
 const x3::rule<atom_class, ast::atom> atom = "a formula";
+const x3::rule<postfix_class, ast::postfix_expr> postfix = "a formula";
 const x3::rule<tensor_class, ast::tensor_expr> tensor = "a formula";
+const x3::rule<chained_tile_class> chained_tile = "no second '(x)~'";
+const x3::rule<tile_rest_class, std::vector<ast::tensor_expr>> tile_rest = "a formula";
+const x3::rule<tile_class, ast::tile_expr> tile = "a formula";
 const x3::rule<dsum_class, ast::dsum_expr> dsum = "a formula";
 const x3::rule<compose_class, ast::compose_expr> compose = "a formula";
+const x3::rule<fence_class, ast::fence_expr> fence = "a formula";
 const x3::rule<end_of_input_class> end_of_input = "end of input";
 const formula_text_type formula_text = "a formula";
 
@@ -153,34 +177,44 @@ const auto complex_def = lexeme[real_number >> lit('i')][set_imag] |
 
 // Argument lists (the arity is part of the syntax).
 const auto args_1_def = x3::repeat(1)[integer];
-const auto args_1_2_def = integer > -(',' > integer);
 const auto args_2_def = integer > ',' > integer;
 const auto args_2_3_def = integer > ',' > integer > -(',' > integer);
 const auto args_n_def = integer > *(',' > integer);
+// DFT(3 x 4): the separator is the letter x; "3x4" and "3 x 4" both work.
+const auto dft_dims_def = integer > *(lit('x') > integer);
 const auto complex_list_def = complex > *(',' > complex);
 
 // Atoms.
-const auto dft_def = keyword(lit("DFT")) >> x3::attr(ast::call_kind::dft) > '(' > args_1_2 > ')';
+const auto dft_def = keyword(lit("DFT")) > '(' > dft_dims > -(',' > integer) > ')';
 const auto identity_def = keyword(lit('I')) >> x3::attr(ast::call_kind::identity) > '(' > args_1 > ')';
 const auto stride_def = keyword(lit('L')) >> x3::attr(ast::call_kind::stride) > '(' > args_2 > ')';
 const auto twiddle_def = keyword(lit('T')) >> x3::attr(ast::call_kind::twiddle) > '(' > args_2_3 > ')';
 const auto perm_def = keyword(lit("Perm")) >> x3::attr(ast::call_kind::perm) > '(' > args_n > ')';
 const auto diag_def = keyword(lit("Diag")) > '(' > complex_list > ')';
-const auto tagged_def = keyword(tag_keywords) > '(' > args_n > ')' > '[' > compose > ']';
+const auto dense_def = keyword(lit("Mat")) > '(' > integer > ',' > integer > ',' > '[' > complex_list > ']' > ')';
+const auto tagged_def = keyword(tag_keywords) > '(' > args_n > ')' > '[' > fence > ']';
 const auto unknown_name_def = x3::raw[lexeme[(x3::ascii::alpha | lit('_')) >> *ident_char]][reject_name];
-const auto atom_def = dft | identity | stride | twiddle | perm | diag | tagged | ('(' > compose > ')') | unknown_name;
+const auto atom_def =
+    dft | identity | stride | twiddle | perm | diag | dense | tagged | ('(' > fence > ')') | unknown_name;
 
-// Operators, tightest first: (x) binds tighter than (+), which binds tighter than *.
-const auto tensor_def = atom >> *(lit("(x)") > atom);
-const auto dsum_def = tensor >> *(lit("(+)") > tensor);
+// Operators, tightest first: postfix ' (transpose), then (x), (x)~, (+), * and |.
+const auto tensor_op = lexeme[lit("(x)") >> !lit('~')];
+const auto tile_op = lit("(x)~");
+const auto postfix_def = atom >> *x3::char_('\'');
+const auto tensor_def = postfix >> *(tensor_op > postfix);
+const auto chained_tile_def = x3::raw[tile_op][reject_chained_tile];
+const auto tile_rest_def = x3::repeat(0, 1)[tile_op > tensor] >> -chained_tile;
+const auto tile_def = tensor >> tile_rest;
+const auto dsum_def = tile >> *(lit("(+)") > tile);
 const auto compose_def = dsum >> *(lit('*') > dsum);
+const auto fence_def = compose >> *(lit('|') > compose);
 
 const auto end_of_input_def = x3::eoi;
-const auto formula_text_def = x3::expect[compose] > end_of_input;
+const auto formula_text_def = x3::expect[fence] > end_of_input;
 
-BOOST_SPIRIT_DEFINE(integer, real, imaginary_magnitude, complex, args_1, args_1_2, args_2, args_2_3, args_n,
-                    complex_list, dft, identity, stride, twiddle, perm, diag, tagged, unknown_name, atom, tensor,
-                    dsum, compose, end_of_input, formula_text)
+BOOST_SPIRIT_DEFINE(integer, real, imaginary_magnitude, complex, args_1, args_2, args_2_3, args_n, dft_dims,
+                    complex_list, dft, identity, stride, twiddle, perm, diag, dense, tagged, unknown_name, atom,
+                    postfix, tensor, chained_tile, tile_rest, tile, dsum, compose, fence, end_of_input, formula_text)
 
 }  // namespace grammar
 

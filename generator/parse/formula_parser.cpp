@@ -47,7 +47,7 @@ void check_nesting(std::string_view text, const error_handler_type &handler) {
   }
 }
 
-// AST -> SPL. The operands of a chain (a (x) b (x) c ...) go to one factory call; if that
+// AST -> SPL. The operands of a chain (a (x) b (x) c ..., likewise (x)~, (+), * and |) go to one factory call; if that
 // fails, the chain is folded again left to right, one operand at a time, to report the
 // error (dimension mismatch, size overflow) at the operand that caused it. The factories
 // flatten nested chains, so both ways build the same formula.
@@ -61,7 +61,6 @@ class to_spl {
     const std::vector<int64_t> &a = node.args;
     try {
       switch (node.kind) {
-        case ast::call_kind::dft: return make_dft(a.at(0), a.size() > 1 ? a[1] : 1);
         case ast::call_kind::identity: return make_identity(a.at(0));
         case ast::call_kind::stride: return make_stride(a.at(0), a.at(1));
         case ast::call_kind::twiddle: return make_twiddle(a.at(0), a.at(1), a.size() > 2 ? a[2] : 1);
@@ -73,12 +72,26 @@ class to_spl {
     handler_.fail_at(node, "internal error: unknown atom");
   }
 
-  Spl operator()(const ast::diag &node) const {
-    std::vector<cplx> values;
-    values.reserve(node.values.size());
-    for (const ast::complex_number &v : node.values) values.emplace_back(v.re, v.im);
+  // DFT(n[,k]) is make_dft(n, k); DFT(n1 x n2 ...[,k]) the multi-dimensional DFT.
+  Spl operator()(const ast::dft &node) const {
     try {
-      return make_diag(std::move(values));
+      return make_dft_nd(node.dims, node.root.value_or(1));
+    } catch (const FormulaError &e) {
+      handler_.fail_at(node, e.what());
+    }
+  }
+
+  Spl operator()(const ast::diag &node) const {
+    try {
+      return make_diag(values(node.values));
+    } catch (const FormulaError &e) {
+      handler_.fail_at(node, e.what());
+    }
+  }
+
+  Spl operator()(const ast::dense &node) const {
+    try {
+      return make_dense(node.rows, node.cols, values(node.values));
     } catch (const FormulaError &e) {
       handler_.fail_at(node, e.what());
     }
@@ -94,19 +107,30 @@ class to_spl {
     }
   }
 
-  Spl operator()(const x3::forward_ast<ast::compose_expr> &fwd) const { return (*this)(fwd.get()); }
+  Spl operator()(const x3::forward_ast<ast::fence_expr> &fwd) const { return (*this)(fwd.get()); }
 
   Spl operator()(const ast::atom &node) const { return node.apply_visitor(*this); }
 
-  Spl operator()(const ast::tensor_expr &node) const {
-    return fold(node, make_tensor);
+  // The transpose is an involution (make_transpose(make_transpose(f)) == f), so only the
+  // parity of the number of primes matters; this keeps "A''''...'" linear in the input.
+  Spl operator()(const ast::postfix_expr &node) const {
+    Spl base = (*this)(node.base);
+    if (node.primes.size() % 2 == 0) return base;
+    try {
+      return make_transpose(base);
+    } catch (const FormulaError &e) {
+      handler_.fail_at(node, e.what());
+    }
   }
-  Spl operator()(const ast::dsum_expr &node) const {
-    return fold(node, make_direct_sum);
+
+  Spl operator()(const ast::tensor_expr &node) const { return fold(node, make_tensor); }
+  Spl operator()(const ast::tile_expr &node) const {
+    // At most two operands: the grammar rejects a second "(x)~".
+    return fold(node, [](std::vector<Spl> v) { return make_tile_tensor(v.at(0), v.at(1)); });
   }
-  Spl operator()(const ast::compose_expr &node) const {
-    return fold(node, make_compose);
-  }
+  Spl operator()(const ast::dsum_expr &node) const { return fold(node, make_direct_sum); }
+  Spl operator()(const ast::compose_expr &node) const { return fold(node, make_compose); }
+  Spl operator()(const ast::fence_expr &node) const { return fold(node, make_fence); }
 
  private:
   template <typename Chain, typename Make>
@@ -134,17 +158,12 @@ class to_spl {
   [[noreturn]] void fail_at_operand(const x3::position_tagged &operand, const std::string &message) const {
     handler_.fail_at(operand, message);
   }
-  // An atom operand: report at the atom's own node.
-  [[noreturn]] void fail_at_operand(const ast::atom &operand, const std::string &message) const {
-    operand.apply_visitor(x3::make_lambda_visitor<void>([&](const auto &node) { fail_at_node(node, message); }));
-    handler_.fail_at(x3::position_tagged{}, message);
-  }
-  template <typename T>
-  [[noreturn]] void fail_at_node(const x3::forward_ast<T> &node, const std::string &message) const {
-    handler_.fail_at(node.get(), message);
-  }
-  [[noreturn]] void fail_at_node(const x3::position_tagged &node, const std::string &message) const {
-    handler_.fail_at(node, message);
+
+  static std::vector<cplx> values(const std::vector<ast::complex_number> &numbers) {
+    std::vector<cplx> out;
+    out.reserve(numbers.size());
+    for (const ast::complex_number &v : numbers) out.emplace_back(v.re, v.im);
+    return out;
   }
 
   const error_handler_type &handler_;

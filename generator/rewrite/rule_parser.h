@@ -20,4 +20,9 @@ RuleFile load_rule_file(const std::string &path);  // reads the file; a missing 
 // ordinary formula and goes through parse_formula; this parses a single rule text:
 Rule parse_rule(std::string_view text, const std::string &path = "<command line>");
 
+// A canonical, line-based dump of everything parsed (names, families, comments, every term
+// and condition with its LINE:COL, size expressions fully parenthesised); the golden files
+// of tests/golden/rules/ hold it.
+std::string dump(const RuleFile &file);
+
 }  // namespace splgen::rules

@@ -81,6 +81,26 @@ TEST(Parser, RoundTripsTextOfEveryNodeKind) {
       "smp(2,4)[ (I(2) (x) stream(4)[ DFT(8) (x) I(16) ]) * L(256,2) ]",
       "(vec(2)[ DFT(2) ] (x) I(2)) * vec(2)[ DFT(4) ]",
       "par(2,8)[ tiled(8)[ cubic(4)[ vec(4)[ DFT(64) ] ] ] ] (+) I(2)",
+      // Multi-dimensional DFTs, dense matrices, tile tensors and fences.
+      "DFT(3 x 4)",
+      "DFT(2 x 3 x 2,-1)",
+      "DFT(4 x 4,3)",
+      "DFT(1 x 8)",
+      "Mat(2,3, [1, 2, 3i, 4, -5, 6])",
+      "Mat(1,1, [0.5-2i])",
+      "Mat(3,1, [1e-300, -0, inf])",
+      "I(4) (x)~ DFT(4)",
+      "(DFT(2) (x) I(2)) (x)~ DFT(4)",
+      "(I(2) (x)~ DFT(2)) (x)~ I(2)",
+      "I(2) (x)~ (DFT(2) (x)~ I(2))",
+      "(I(2) (x)~ DFT(4)) (x) I(2)",
+      "(I(2) (x)~ DFT(2)) (+) DFT(3)",
+      "DFT(4) | L(4,2) | DFT(4)",
+      "(DFT(4) * L(4,2)) | DFT(4)",
+      "(DFT(4) | DFT(4)) * L(4,2)",
+      "(DFT(2) | DFT(2)) (x) I(2)",
+      "vec(2)[ DFT(4) | (I(2) (x)~ DFT(2)) ] | L(4,2)",
+      "Mat(2,3, [1, 2, 3, 4, 5, 6]) * DFT(3 x 1) * Mat(3,2, [1, 0, 0, 1, 1i, -1i])",
   };
   for (const std::string &text : formulas) {
     SCOPED_TRACE(text);
@@ -121,6 +141,35 @@ TEST(Parser, NodeFields) {
   EXPECT_EQ(tagged->tag.kind, TagKind::Smp);
   EXPECT_EQ(tagged->tag.params, (std::vector<int64_t>{2, 4}));
   EXPECT_TRUE(equal(tagged->children.front(), make_dft(8)));
+
+  Spl nd = parse_formula("DFT(2 x 3 x 4,-1)");
+  ASSERT_EQ(nd->kind, SplKind::DFTnd);
+  EXPECT_EQ(nd->perm, (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(nd->rows, 24);
+  EXPECT_EQ(nd->b, 23);
+  EXPECT_TRUE(equal(nd, make_dft_nd({2, 3, 4}, -1)));
+  EXPECT_TRUE(equal(parse_formula("DFT(3x4)"), make_dft_nd({3, 4})));
+  EXPECT_TRUE(equal(parse_formula("DFT( 3\nx\t4 , 5 )"), make_dft_nd({3, 4}, 5)));
+  EXPECT_TRUE(equal(parse_formula("DFT(8)"), make_dft(8)));  // one dimension: the plain DFT
+
+  Spl mat = parse_formula("Mat(2,3, [1, 2, 3i, 4, -5, 6-1i])");
+  ASSERT_EQ(mat->kind, SplKind::Dense);
+  EXPECT_EQ(mat->rows, 2);
+  EXPECT_EQ(mat->cols, 3);
+  EXPECT_EQ(mat->diag, (std::vector<cplx>{{1, 0}, {2, 0}, {0, 3}, {4, 0}, {-5, 0}, {6, -1}}));
+
+  Spl tiles = parse_formula("I(4) (x)~ DFT(2)");
+  ASSERT_EQ(tiles->kind, SplKind::Tensor);
+  EXPECT_TRUE(tiles->marked);
+  EXPECT_EQ(tiles->rows, 8);
+  EXPECT_TRUE(equal(tiles, make_tile_tensor(make_identity(4), make_dft(2))));
+  EXPECT_FALSE(equal(tiles, tensor(make_identity(4), make_dft(2))));  // same matrix, different node
+
+  Spl fence = parse_formula("DFT(4) | L(4,2)");
+  ASSERT_EQ(fence->kind, SplKind::Compose);
+  EXPECT_TRUE(fence->marked);
+  EXPECT_TRUE(equal(fence, make_fence({make_dft(4), make_stride(4, 2)})));
+  EXPECT_FALSE(equal(fence, compose(make_dft(4), make_stride(4, 2))));
 }
 
 TEST(Parser, Precedence) {
@@ -136,6 +185,47 @@ TEST(Parser, Precedence) {
   // Chains are flat: grouping does not matter.
   EXPECT_TRUE(equal(parse_formula("(DFT(2) (x) DFT(2)) (x) DFT(2)"), parse_formula("DFT(2) (x) (DFT(2) (x) DFT(2))")));
   EXPECT_TRUE(equal(parse_formula("(DFT(4) * DFT(4)) * DFT(4)"), parse_formula("DFT(4) * (DFT(4) * DFT(4))")));
+}
+
+// Loosest first: |, *, (+), (x)~, (x), postfix '.
+TEST(Parser, PrecedenceOfFencesTilesAndTransposes) {
+  Spl a = make_dft(2), b = make_identity(2), c = make_dft(4), l = make_stride(4, 2), l8 = make_stride(8, 2);
+  auto parse = [](const char *text) { return parse_formula(text); };
+  EXPECT_TRUE(equal(parse("DFT(4) | L(4,2) * DFT(4)"), make_fence({c, compose(l, c)})));
+  EXPECT_TRUE(equal(parse("DFT(4) * L(4,2) | DFT(4)"), make_fence({compose(c, l), c})));
+  EXPECT_TRUE(equal(parse("DFT(2) (+) DFT(2) | DFT(4)"), make_fence({make_direct_sum({a, a}), c})));
+  EXPECT_TRUE(equal(parse("DFT(2) (x)~ I(2) * DFT(4)"), compose(make_tile_tensor(a, b), c)));
+  EXPECT_TRUE(equal(parse("DFT(2) (x)~ I(2) (+) DFT(2)"), make_direct_sum({make_tile_tensor(a, b), a})));
+  EXPECT_TRUE(equal(parse("DFT(2) (+) DFT(2) (x)~ I(2)"), make_direct_sum({a, make_tile_tensor(a, b)})));
+  EXPECT_TRUE(equal(parse("DFT(2) (x) I(2) (x)~ DFT(2)"), make_tile_tensor(tensor(a, b), a)));
+  EXPECT_TRUE(equal(parse("DFT(2) (x)~ I(2) (x) DFT(2)"), make_tile_tensor(a, tensor(b, a))));
+  EXPECT_TRUE(equal(parse("I(2) (x) L(8,2)'"), tensor(b, make_transpose(l8))));
+  EXPECT_TRUE(equal(parse("L(8,2)' * L(8,2)"), compose(make_stride(8, 4), l8)));
+  EXPECT_TRUE(equal(parse("(L(8,2) * T(8,2))'"), compose(make_twiddle(8, 2), make_stride(8, 4))));
+  EXPECT_TRUE(equal(parse("L(8,2) ' '"), l8));  // primes repeat, whitespace allowed
+  EXPECT_TRUE(equal(parse("L(8,2)'''"), make_stride(8, 4)));
+  // Fences flatten like compositions, but a fence and a composition do not merge.
+  EXPECT_TRUE(equal(parse("(DFT(4) | DFT(4)) | DFT(4)"), parse("DFT(4) | (DFT(4) | DFT(4))")));
+  EXPECT_EQ(parse("(DFT(4) | DFT(4)) | DFT(4)")->children.size(), 3u);
+  EXPECT_EQ(parse("(DFT(4) * L(4,2)) | DFT(4)")->children.size(), 2u);
+  EXPECT_EQ(parse("(DFT(4) | L(4,2)) * DFT(4)")->children.size(), 2u);
+  // (x)~ does not flatten: the two nestings are different formulas.
+  EXPECT_FALSE(equal(parse("(I(2) (x)~ I(2)) (x)~ DFT(2)"), parse("I(2) (x)~ (I(2) (x)~ DFT(2))")));
+}
+
+TEST(Parser, Transposes) {
+  EXPECT_EQ(print(parse_formula("L(8,2)'")), "L(8,4)");
+  EXPECT_EQ(print(parse_formula("L(16,4)'")), "L(16,4)");
+  EXPECT_EQ(print(parse_formula("Perm(1, 2, 0)'")), "Perm(2, 0, 1)");
+  EXPECT_EQ(print(parse_formula("DFT(8,3)' (+) DFT(2 x 4)' (+) T(16,4)' (+) Diag(1, 2i)'")),
+            "DFT(8,3) (+) DFT(2 x 4) (+) T(16,4) (+) Diag(1, 2i)");
+  EXPECT_EQ(print(parse_formula("Mat(2,3, [1, 2, 3i, 4, -5, 6])'")), "Mat(3,2, [1, 4, 2, -5, 3i, 6])");
+  EXPECT_EQ(print(parse_formula("(DFT(4) * L(4,2) * Perm(1,2,3,0))'")), "Perm(3, 0, 1, 2) * L(4,2) * DFT(4)");
+  EXPECT_EQ(print(parse_formula("(DFT(8) | I(2) (x)~ L(4,2) | L(8,2) (x)~ I(1))'")),
+            "(L(8,4) (x)~ I(1)) | (I(2) (x)~ L(4,2)) | DFT(8)");
+  EXPECT_EQ(print(parse_formula("(L(4,2) (x)~ L(8,2))'")), "L(4,2) (x)~ L(8,4)");
+  EXPECT_EQ(print(parse_formula("vec(2)[ L(8,2) * DFT(8) ]'")), "vec(2)[ DFT(8) * L(8,4) ]");
+  EXPECT_EQ(print(parse_formula("(Mat(1,2, [1, 2]) * Mat(2,1, [3, 4]))'")), "Mat(1,2, [3, 4]) * Mat(2,1, [1, 2])");
 }
 
 TEST(Parser, WhitespaceIsSkippedEverywhere) {
@@ -164,7 +254,7 @@ class RandomFormula {
   // A random formula of size n x n.
   Spl make(int64_t n, int depth) {
     for (;;) {
-      switch (pick(depth > 0 ? 10 : 6)) {
+      switch (pick(depth > 0 ? 16 : 8)) {
         case 0: return dft(n);
         case 1: return make_identity(n);
         case 2: {
@@ -181,25 +271,45 @@ class RandomFormula {
         case 5:
           if (n <= 16) return perm(n);
           break;
-        case 6: {  // tensor
+        case 6: return dft_nd(n);
+        case 7:
+          if (n <= 6) return dense(n, n);
+          break;
+        case 8: {  // tensor
           auto d = divisors(n);
           int64_t m = d[pick(int(d.size()))];
           if (m == 1 || m == n) break;
           return tensor(make(m, depth - 1), make(n / m, depth - 1));
         }
-        case 7: return compose(make(n, depth - 1), make(n, depth - 1));
-        case 8: {  // direct sum
+        case 9: return compose(make(n, depth - 1), make(n, depth - 1));
+        case 10: {  // direct sum
           if (n < 2) break;
           int64_t m = 1 + pick(int(n - 1));
           return make_direct_sum({make(m, depth - 1), make(n - m, depth - 1)});
         }
-        case 9: {  // tag
+        case 11: {  // tag
           static const TagKind kinds[] = {TagKind::Vec,    TagKind::Smp,   TagKind::Par,
                                           TagKind::Stream, TagKind::Tiled, TagKind::Cubic};
           TagKind kind = kinds[pick(6)];
           std::vector<int64_t> params;
           for (std::size_t i = 0; i < tag_arity(kind); ++i) params.push_back(1 + pick(16));
           return make_tagged(Tag{kind, params}, make(n, depth - 1));
+        }
+        case 12: {  // tile tensor
+          auto d = divisors(n);
+          int64_t m = d[pick(int(d.size()))];
+          return make_tile_tensor(make(m, depth - 1), make(n / m, depth - 1));
+        }
+        case 13: {  // fence of 2 or 3 stages
+          std::vector<Spl> stages;
+          for (int i = 0, k = 2 + pick(2); i < k; ++i) stages.push_back(make(n, depth - 1));
+          return make_fence(stages);
+        }
+        case 14: return make_transpose(make(n, depth - 1));
+        case 15: {  // through non-square dense matrices: (n x m) * (m x m) * (m x n)
+          if (n > 6) break;
+          int64_t m = 1 + pick(4);
+          return make_compose({dense(n, m), make(m, depth - 1), dense(m, n)});
         }
       }
     }
@@ -236,6 +346,28 @@ class RandomFormula {
     return {real(), real()};
   }
 
+  // DFT(n1 x n2 [x n3]) with n1 n2 n3 = n (factors of 1 included).
+  Spl dft_nd(int64_t n) {
+    std::vector<int64_t> dims;
+    int64_t rest = n;
+    for (int i = 0, k = 1 + pick(2); i < k; ++i) {
+      auto d = divisors(rest);
+      dims.push_back(d[pick(int(d.size()))]);
+      rest /= dims.back();
+    }
+    dims.push_back(rest);
+    for (;;) {
+      int64_t k = int64_t(pick(int(3 * n + 1))) - n;
+      if (std::gcd(mod64(k, n), n) == 1) return make_dft_nd(dims, k);
+    }
+  }
+
+  Spl dense(int64_t rows, int64_t cols) {
+    std::vector<cplx> values;
+    for (int64_t i = 0; i < rows * cols; ++i) values.push_back(value());
+    return make_dense(rows, cols, values);
+  }
+
   Spl diag(int64_t n) {
     std::vector<cplx> values;
     for (int64_t i = 0; i < n; ++i) values.push_back(value());
@@ -266,6 +398,39 @@ TEST(Parser, RoundTripsRandomFormulas) {
   EXPECT_EQ(count, 60 * 14);
 }
 
+// Every node kind the generator makes comes out of it (so the round trips above cover them).
+TEST(Parser, RandomFormulasCoverEveryNodeKind) {
+  RandomFormula gen(12345);
+  std::vector<std::string> seen;
+  auto visit = [&](auto &self, const Spl &f) -> void {
+    std::string kind = std::to_string(int(f->kind)) + (f->marked ? "~" : "");
+    if (std::find(seen.begin(), seen.end(), kind) == seen.end()) seen.push_back(kind);
+    for (const Spl &c : f->children) self(self, c);
+  };
+  for (int round = 0; round < 200; ++round) visit(visit, gen.make(12, 4));
+  for (const char *kind : {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "8~", "9~"})
+    EXPECT_NE(std::find(seen.begin(), seen.end(), kind), seen.end()) << "kind " << kind;
+}
+
+// The postfix transpose: "(f)'" is make_transpose(f), "(f)''" is f again (the transpose is an
+// involution on the normal forms, which the parser relies on to count only the parity).
+TEST(Parser, TransposedTextOfRandomFormulas) {
+  RandomFormula gen(4242);
+  const int64_t sizes[] = {1, 2, 4, 6, 8, 12, 16};
+  for (int round = 0; round < 40; ++round)
+    for (int64_t n : sizes) {
+      Spl f = gen.make(n, 3);
+      const std::string text = "(" + print(f) + ")";
+      SCOPED_TRACE(text);
+      Spl t = make_transpose(f);
+      EXPECT_TRUE(equal(make_transpose(t), f));
+      EXPECT_TRUE(equal(parse_formula(text + "'"), t));
+      EXPECT_TRUE(equal(parse_formula(text + "''"), f));
+      EXPECT_TRUE(equal(parse_formula(text + "'''"), t));
+      expect_round_trip(t);
+    }
+}
+
 TEST(Parser, RoundTripsFactoryFormulas) {
   const Spl dft4 = make_dft(4);
   const std::vector<Spl> formulas = {
@@ -276,6 +441,16 @@ TEST(Parser, RoundTripsFactoryFormulas) {
       make_direct_sum({compose(dft4, make_stride(4, 2)), tensor(make_direct_sum({dft4, dft4}), make_identity(2))}),
       tensor(compose(dft4, dft4), make_direct_sum({make_dft(3), make_identity(1)})),
       make_tagged(Tag{TagKind::Vec, {2}}, make_direct_sum({dft4, make_tagged(Tag{TagKind::Cubic, {2}}, dft4)})),
+      make_dft_nd({1024, 1024}, -1),
+      make_dft_nd({1, 1}, 1),
+      make_dft_nd({4, 1, 4}, 3),
+      make_dense(2, 2, {cplx(0.1, 0.2), cplx(-1e-310, 1e308), cplx(1.0 / 3.0, -2.0 / 3.0), cplx(-0.0, 1)}),
+      make_tile_tensor(make_tile_tensor(make_identity(2), dft4), make_fence({dft4, make_stride(4, 2)})),
+      make_tile_tensor(make_identity(2), make_tile_tensor(dft4, make_identity(1))),
+      make_fence({make_fence({dft4, dft4}), compose(dft4, dft4), make_tagged(Tag{TagKind::Tiled, {2}}, dft4)}),
+      tensor(make_fence({dft4, dft4}), make_tile_tensor(make_identity(2), make_dft_nd({2, 2}))),
+      make_transpose(compose(make_dense(4, 2, std::vector<cplx>(8, cplx(1, -1))),
+                             make_dense(2, 4, std::vector<cplx>(8, cplx(2, 0))))),
   };
   for (const Spl &f : formulas) {
     SCOPED_TRACE(print(f));
@@ -309,6 +484,40 @@ TEST(Parser, ErrorMessages) {
   EXPECT_EQ(parse_error("DFT(4)\n\n   * T(8,3)"), "3:6: T(8,3): n must divide N");
   EXPECT_EQ(parse_error("DFT(4)\n  foo"), "2:3: expected end of input");
   EXPECT_EQ(parse_error("DFT(4)\n  * foo"), "2:5: unknown name 'foo'");
+  // Multi-dimensional DFTs.
+  EXPECT_EQ(parse_error("DFT(3 x)"), "1:8: expected an integer");
+  EXPECT_EQ(parse_error("DFT(x 3)"), "1:5: expected an integer");
+  EXPECT_EQ(parse_error("DFT(3 x y)"), "1:9: expected an integer");
+  EXPECT_EQ(parse_error("DFT(3 (x) 4)"), "1:7: expected ')'");
+  EXPECT_EQ(parse_error("DFT(3, 1 x 4)"), "1:10: expected ')'");
+  EXPECT_EQ(parse_error("DFT(3 x 0)"), "1:1: DFT(n1 x n2 ...): each dimension must be a positive size, got 0");
+  EXPECT_EQ(parse_error("I(2) (x) DFT(2 x 4,2)"),
+            "1:10: DFT(.. x 2 x ..,2): the root exponent must be coprime to every dimension");
+  EXPECT_EQ(parse_error("DFT(1048576 x 1048576 x 2)"), "1:1: formula size overflows");
+  // Dense matrices.
+  EXPECT_EQ(parse_error("Mat(2,2, [1,2,3])"), "1:1: Mat(2,2) needs 4 entries, got 3");
+  EXPECT_EQ(parse_error("DFT(2) (x) Mat(2,2, [1, 2, 3])"), "1:12: Mat(2,2) needs 4 entries, got 3");
+  EXPECT_EQ(parse_error("Mat(0,2, [1])"), "1:1: Mat: rows must be a positive size, got 0");
+  EXPECT_EQ(parse_error("Mat(2, [1, 2])"), "1:8: expected an integer");
+  EXPECT_EQ(parse_error("Mat(1,2 [1, 2])"), "1:9: expected ','");
+  EXPECT_EQ(parse_error("Mat(1,2, 1, 2)"), "1:10: expected '['");
+  EXPECT_EQ(parse_error("Mat(1,2, [])"), "1:11: expected a complex number");
+  EXPECT_EQ(parse_error("Mat(1,2, [1, 2)"), "1:15: expected ']'");
+  EXPECT_EQ(parse_error("Mat(1,2, [1, 2]"), "1:16: expected ')'");
+  EXPECT_EQ(parse_error("Mat(2,2, [1, 2, 3, 4]) * DFT(4)"), "1:26: dimension mismatch in composition: 2x2 times 4x4");
+  // Tile tensors, fences, transposes.
+  EXPECT_EQ(parse_error("I(2) (x)~ I(2) (x)~ DFT(2)"),
+            "1:16: '(x)~' does not chain: write (A (x)~ B) (x)~ C or A (x)~ (B (x)~ C)");
+  EXPECT_EQ(parse_error("DFT(4) (x)~"), "1:12: expected a formula");
+  EXPECT_EQ(parse_error("DFT(4) (x) ~ I(2)"), "1:12: expected a formula");
+  EXPECT_EQ(parse_error("DFT(4) (x)~~ I(2)"), "1:12: expected a formula");
+  EXPECT_EQ(parse_error("DFT(4) | DFT(8)"), "1:10: dimension mismatch across '|': 4x4 then 8x8");
+  EXPECT_EQ(parse_error("DFT(4) | L(4,2) * DFT(8)"), "1:19: dimension mismatch in composition: 4x4 times 8x8");
+  EXPECT_EQ(parse_error("DFT(4) |"), "1:9: expected a formula");
+  EXPECT_EQ(parse_error("DFT(4) || DFT(4)"), "1:9: expected a formula");
+  EXPECT_EQ(parse_error("'DFT(4)"), "1:1: expected a formula");
+  EXPECT_EQ(parse_error("DFT(4) (x) 'I(2)"), "1:12: expected a formula");
+  EXPECT_EQ(parse_error("DFT(4)' * L(8,2)'"), "1:11: dimension mismatch in composition: 4x4 times 8x8");
 }
 
 TEST(Parser, ErrorPositionFields) {
@@ -351,6 +560,15 @@ TEST(Parser, LongChainsAreFast) {
   std::vector<int64_t> big(100000);
   std::iota(big.rbegin(), big.rend(), 0);
   expect_round_trip(make_perm(big));
+
+  std::string fence = "DFT(4)", primes = "Perm(1, 2, 0)";
+  for (int i = 1; i < 20000; ++i) fence += " | DFT(4)";
+  primes += std::string(100001, '\'');
+  EXPECT_EQ(parse_formula(fence)->children.size(), 20000u);
+  EXPECT_EQ(print(parse_formula(primes)), "Perm(2, 0, 1)");
+  std::vector<cplx> entries(300 * 300, cplx(0.5, -0.25));
+  expect_round_trip(make_dense(300, 300, entries));
+  expect_round_trip(make_dft_nd(std::vector<int64_t>(40, 2), -1));
 }
 
 // "LINE:COL: message" with a non-empty message.
@@ -371,7 +589,8 @@ TEST(Parser, NeverCrashesOnArbitraryInput) {
       "DFT", "I",   "L",    "T",   "Diag", "Perm", "vec", "smp", "par", "stream", "tiled", "cubic", "(",
       ")",   "[",   "]",    ",",   "*",    "(x)",  "(+)", "x",   "+",   "-",      "i",     "0",     "1",
       "4",   "16",  "-1",   "0.5", "2e3",  "inf",  "nan", " ",   "\n",  "\t",     "#",     "é",     std::string(1, '\0'),
-      "99999999999999999999", "1e999", "_a", "Ix", ".", "e"};
+      "99999999999999999999", "1e999", "_a", "Ix", ".", "e", "'", "|", "(x)~", "~", "Mat", "x", " x ", "3 x 4",
+      "Mat(2,2, [", "DFT(2 x "};
   std::mt19937 rng(7);
   auto check = [&](const std::string &text) {
     try {

@@ -1,0 +1,119 @@
+#include "generator/rewrite/library.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "generator/rewrite/rule_parser.h"
+
+#ifndef SPLGEN_RULES_DIR
+#define SPLGEN_RULES_DIR "rules"
+#endif
+
+namespace splgen::rules {
+
+namespace {
+
+std::string at(const SourcePos &p) { return fmt::format("{}:{}:{}", p.file, p.line, p.column); }
+
+const Rule *find_in(const RuleFile &file, const std::string &name) {
+  for (const Rule &r : file.rules)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string rule_file_stem(const std::string &path) { return std::filesystem::path(path).stem().string(); }
+
+void RuleLibrary::add_file(RuleFile file) {
+  std::string stem = rule_file_stem(file.path);
+  for (Rule &r : file.rules)
+    if (r.family.empty()) r.family = stem;
+  // A file's rules form the set named by its stem, together with earlier files of that stem.
+  std::vector<const Rule *> family;
+  for (const RuleFile &f : files_)
+    if (rule_file_stem(f.path) == stem)
+      for (const Rule &r : f.rules) family.push_back(&r);
+  for (const Rule &r : file.rules) {
+    auto same = std::find_if(family.begin(), family.end(), [&](const Rule *o) { return o->name == r.name; });
+    if (same != family.end())
+      throw RuleSyntaxError(r.pos, fmt::format("rule {} is defined twice in set {} (first at {})", r.name, stem,
+                                               at((*same)->pos)));
+    family.push_back(&r);
+  }
+  for (const RuleSetDecl &set : file.sets) {  // (unknown names are reported by set(): they may come later)
+    std::vector<std::string> seen;
+    for (const std::string &name : set.rules) {
+      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        throw RuleSyntaxError(set.pos, fmt::format("rule {} appears twice in rule set {}", name, set.name));
+      seen.push_back(name);
+    }
+  }
+  files_.push_back(std::move(file));
+}
+
+void RuleLibrary::load(const std::string &path) {
+  namespace fs = std::filesystem;
+  if (fs::is_directory(path)) {
+    std::vector<std::string> paths;
+    for (const auto &entry : fs::directory_iterator(path))
+      if (entry.is_regular_file() && entry.path().extension() == ".rules") paths.push_back(entry.path().string());
+    std::sort(paths.begin(), paths.end());
+    for (const std::string &p : paths) add_file(load_rule_file(p));
+    return;
+  }
+  add_file(load_rule_file(path));
+}
+
+std::vector<const Rule *> RuleLibrary::all() const {
+  std::vector<const Rule *> out;
+  for (const RuleFile &f : files_)
+    for (const Rule &r : f.rules) out.push_back(&r);
+  return out;
+}
+
+std::vector<const Rule *> RuleLibrary::set(const std::string &name) const {
+  std::vector<const Rule *> out;
+  bool declared = false;
+  for (const RuleFile &f : files_)
+    for (const RuleSetDecl &d : f.sets) {
+      if (d.name != name) continue;
+      declared = true;
+      for (const std::string &rule : d.rules) {
+        const Rule *r = find_in(f, rule);
+        if (!r) r = find(rule);
+        if (!r) throw RuleSyntaxError(d.pos, fmt::format("rule set {} names an unknown rule {}", name, rule));
+        if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+      }
+    }
+  if (declared) return out;
+  for (const RuleFile &f : files_)
+    if (rule_file_stem(f.path) == name)
+      for (const Rule &r : f.rules) out.push_back(&r);
+  return out;
+}
+
+const Rule *RuleLibrary::find(const std::string &name) const {
+  for (const RuleFile &f : files_)
+    if (const Rule *r = find_in(f, name)) return r;
+  return nullptr;
+}
+
+bool has_set(const RuleLibrary &library, const std::string &name) {
+  for (const RuleFile &f : library.files()) {
+    if (rule_file_stem(f.path) == name) return true;
+    for (const RuleSetDecl &d : f.sets)
+      if (d.name == name) return true;
+  }
+  return false;
+}
+
+std::string default_rules_dir() {
+  if (const char *env = std::getenv("SPLGEN_RULES"); env && *env) return env;
+  return SPLGEN_RULES_DIR;
+}
+
+}  // namespace splgen::rules

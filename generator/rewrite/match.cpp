@@ -1,0 +1,433 @@
+#include "generator/rewrite/match.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "generator/rewrite/functions.h"
+#include "generator/rewrite/size_expr.h"
+
+namespace splgen::rules {
+
+namespace {
+
+// A constraint that could not be solved when it was met (its variables were not bound yet);
+// retried when the whole pattern has been walked.
+struct Deferred {
+  enum Kind { Size, Root, Call } kind = Size;
+  SizeExpr e;               // Size, Root
+  int64_t value = 0;        // Size, Root
+  int64_t modulus = 0;      // Root
+  bool positive = true;     // Size
+  const Term *call = nullptr;  // Call
+  Spl f;                       // Call
+};
+
+struct State {
+  Match m;
+  std::vector<Deferred> deferred;
+};
+using States = std::vector<State>;
+
+States match_term(const Term &t, const Spl &f, const State &s);
+
+States with_solutions(const State &s, const std::vector<Bindings> &sols) {
+  States out;
+  for (const Bindings &b : sols) {
+    State n = s;
+    n.m.sizes = b;
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+// e == v (a dimension or tag parameter: variables bound to positive values only).
+States constrain(const State &s, const SizeExpr &e, int64_t v, bool positive = true) {
+  auto sol = solve_size(e, v, s.m.sizes, positive);
+  if (sol) return with_solutions(s, *sol);
+  State n = s;
+  Deferred d;
+  d.e = e, d.value = v, d.positive = positive;
+  n.deferred.push_back(std::move(d));
+  return {n};
+}
+
+// k == v (mod modulus), v in [0, modulus): a root exponent.
+States constrain_root(const State &s, const SizeExpr &k, int64_t v, int64_t modulus) {
+  if (auto x = eval_size(k, s.m.sizes)) return mod64(*x, modulus) == v ? States{s} : States{};
+  auto sol = solve_size(k, v, s.m.sizes, false);
+  if (sol) return with_solutions(s, *sol);
+  State n = s;
+  Deferred d;
+  d.kind = Deferred::Root;
+  d.e = k, d.value = v, d.modulus = modulus, d.positive = false;
+  n.deferred.push_back(std::move(d));
+  return {n};
+}
+
+// Applies step to every state.
+States then(const States &in, const std::function<States(const State &)> &step) {
+  States out;
+  for (const State &s : in) {
+    States r = step(s);
+    out.insert(out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+  }
+  return out;
+}
+
+States root_or_one(const States &in, const SizeExpr *k, int64_t v, int64_t modulus) {
+  if (k) return then(in, [&](const State &s) { return constrain_root(s, *k, v, modulus); });
+  return v == mod64(1, modulus) ? in : States{};
+}
+
+// ---- chains --------------------------------------------------------------------------------
+
+void flatten(const Term &t, TermKind kind, std::vector<const Term *> &out) {
+  for (const Term &c : t.children) {
+    if (c.kind == kind)
+      flatten(c, kind, out);
+    else
+      out.push_back(&c);
+  }
+}
+
+std::vector<Spl> chain_children(const Spl &f, TermKind kind) {
+  bool same = false;
+  switch (kind) {
+    case TermKind::Tensor: same = f->kind == SplKind::Tensor && !f->marked; break;
+    case TermKind::Compose: same = f->kind == SplKind::Compose && !f->marked; break;
+    case TermKind::Fence: same = f->kind == SplKind::Compose && f->marked; break;
+    case TermKind::DirectSum: same = f->kind == SplKind::DirectSum; break;
+    default: break;
+  }
+  return same ? f->children : std::vector<Spl>{f};
+}
+
+// A pattern operand of a tensor chain: a run of identities I(e1) (x) I(e2) ... acts as one
+// identity of size e1*e2*...; anything else is matched as a whole against a group.
+struct TensorOp {
+  const Term *term = nullptr;  // nullptr for an identity run
+  SizeExpr size;               // identity run: the product of its sizes
+};
+
+std::vector<TensorOp> tensor_ops(const Term &pattern) {
+  std::vector<const Term *> flat;
+  flatten(pattern, TermKind::Tensor, flat);
+  std::vector<TensorOp> ops;
+  for (const Term *t : flat) {
+    if (t->kind == TermKind::Identity && !ops.empty() && !ops.back().term) {
+      ops.back().size = size_op(SizeOp::Mul, ops.back().size, t->sizes.at(0));
+    } else if (t->kind == TermKind::Identity) {
+      ops.push_back(TensorOp{nullptr, t->sizes.at(0)});
+    } else {
+      ops.push_back(TensorOp{t, {}});
+    }
+  }
+  return ops;
+}
+
+std::vector<int64_t> divisors_descending(int64_t n) {
+  std::vector<int64_t> d;
+  for (int64_t i = 1; i * i <= n; ++i)
+    if (n % i == 0) {
+      d.push_back(i);
+      if (i * i != n) d.push_back(n / i);
+    }
+  std::sort(d.rbegin(), d.rend());
+  return d;
+}
+
+struct TensorChain {
+  const std::vector<TensorOp> &ops;
+  const std::vector<Spl> &kids;
+  States out;
+
+  // The remaining size of the identity at child c, when entered fresh.
+  int64_t fresh(std::size_t c) const { return c < kids.size() && is_identity(kids[c]) ? kids[c]->a : 0; }
+
+  // Operand i onwards against the children from c, whose identity has `rest` left.
+  void go(std::size_t i, std::size_t c, int64_t rest, const State &s) {
+    if (i == ops.size()) {
+      if (c == kids.size()) out.push_back(s);
+      return;
+    }
+    if (c == kids.size()) return;
+    const TensorOp &op = ops[i];
+    bool at_identity = is_identity(kids[c]);
+    if (!op.term) {  // an identity operand takes a divisor of the identity here
+      if (!at_identity) return;
+      for (int64_t d : divisors_descending(rest))
+        for (const State &n : constrain(s, op.size, d)) {
+          if (d == rest)
+            go(i + 1, c + 1, fresh(c + 1), n);
+          else
+            go(i + 1, c, rest / d, n);
+        }
+      return;
+    }
+    std::vector<Spl> group{at_identity ? make_identity(rest) : kids[c]};
+    auto try_group = [&](const std::vector<Spl> &g, std::size_t next_c, int64_t next_rest) {
+      Spl whole = g.size() == 1 ? g.front() : make_tensor(g);
+      for (const State &n : match_term(*op.term, whole, s)) go(i + 1, next_c, next_rest, n);
+    };
+    for (std::size_t e = c; e < kids.size(); ++e) {
+      if (e > c) group.push_back(kids[e]);
+      try_group(group, e + 1, fresh(e + 1));
+      const Spl &last = group.back();
+      if (!is_identity(last)) continue;
+      int64_t size = last->a;  // end the group with a leading part I(d) of this identity
+      std::vector<int64_t> parts = divisors_descending(size);  // smallest part first: the next operands get most
+      for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+        int64_t d = *it;
+        if (d == 1 || d == size) continue;
+        std::vector<Spl> part = group;
+        part.back() = make_identity(d);
+        try_group(part, e, size / d);
+      }
+    }
+  }
+};
+
+States match_tensor_chain(const Term &t, const Spl &f, const State &s) {
+  std::vector<TensorOp> ops = tensor_ops(t);
+  std::vector<Spl> kids = chain_children(f, TermKind::Tensor);
+  TensorChain chain{ops, kids, {}};
+  chain.go(0, 0, chain.fresh(0), s);
+  return std::move(chain.out);
+}
+
+// *, | and (+): contiguous non-empty groups.
+States match_plain_chain(const Term &t, const Spl &f, const State &s) {
+  std::vector<const Term *> ops;
+  flatten(t, t.kind, ops);
+  std::vector<Spl> kids = chain_children(f, t.kind);
+  States out;
+  std::function<void(std::size_t, std::size_t, const State &)> go = [&](std::size_t i, std::size_t c,
+                                                                        const State &st) {
+    if (i == ops.size()) {
+      if (c == kids.size()) out.push_back(st);
+      return;
+    }
+    std::size_t left = ops.size() - i - 1;  // operands after this one, one child each at least
+    for (std::size_t e = c; e + left < kids.size(); ++e) {
+      Spl group = e == c ? kids[c]
+                         : with_children(f, std::vector<Spl>(kids.begin() + std::ptrdiff_t(c),
+                                                             kids.begin() + std::ptrdiff_t(e) + 1));
+      for (const State &n : match_term(*ops[i], group, st)) go(i + 1, e + 1, n);
+    }
+  };
+  go(0, 0, s);
+  return out;
+}
+
+// ---- single nodes ----------------------------------------------------------------------------
+
+States match_formula_var(const Term &t, const Spl &f, const State &s) {
+  States st{s};
+  if (t.shape.size() == 1) {
+    if (f->rows != f->cols) return {};
+    st = constrain(s, t.shape[0], f->rows);
+  } else if (t.shape.size() == 2) {
+    st = then(constrain(s, t.shape[0], f->rows), [&](const State &x) { return constrain(x, t.shape[1], f->cols); });
+  }
+  States out;
+  for (State &x : st) {
+    auto it = x.m.formulas.find(t.name);
+    if (it != x.m.formulas.end()) {
+      if (!equal(it->second, f)) continue;
+    } else {
+      x.m.formulas[t.name] = f;
+    }
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+States match_term(const Term &t, const Spl &f, const State &s) {
+  if (f->kind == SplKind::Tagged && t.kind != TermKind::Tagged && t.kind != TermKind::FormulaVar)
+    return match_term(t, f->children.front(), s);  // tags are transparent to untagged patterns
+  switch (t.kind) {
+    case TermKind::DFT:
+      if (f->kind != SplKind::DFT) return {};
+      return root_or_one(constrain(s, t.sizes.at(0), f->a), t.sizes.size() > 1 ? &t.sizes[1] : nullptr, f->b, f->a);
+    case TermKind::DFTnd: {
+      const SizeExpr *k = t.has_root ? &t.root : nullptr;
+      if (t.sizes.size() == 1) {
+        if (f->kind != SplKind::DFT) return {};
+        return root_or_one(constrain(s, t.sizes[0], f->a), k, f->b, f->a);
+      }
+      if (f->kind != SplKind::DFTnd || f->perm.size() != t.sizes.size()) return {};
+      States st{s};
+      for (std::size_t i = 0; i < t.sizes.size(); ++i)
+        st = then(st, [&](const State &x) { return constrain(x, t.sizes[i], f->perm[i]); });
+      return root_or_one(st, k, f->b, f->a);
+    }
+    case TermKind::Identity:
+      if (f->kind != SplKind::Identity) return {};
+      return constrain(s, t.sizes.at(0), f->a);
+    case TermKind::Stride:
+      if (f->kind != SplKind::Stride) return {};
+      return then(constrain(s, t.sizes.at(0), f->a), [&](const State &x) { return constrain(x, t.sizes.at(1), f->b); });
+    case TermKind::Twiddle: {
+      if (f->kind != SplKind::Twiddle) return {};
+      States st = then(constrain(s, t.sizes.at(0), f->a), [&](const State &x) { return constrain(x, t.sizes.at(1), f->b); });
+      return root_or_one(st, t.sizes.size() > 2 ? &t.sizes[2] : nullptr, f->c, f->a);
+    }
+    case TermKind::Tensor: return match_tensor_chain(t, f, s);
+    case TermKind::Compose:
+    case TermKind::Fence:
+    case TermKind::DirectSum: return match_plain_chain(t, f, s);
+    case TermKind::TileTensor:
+      if (f->kind != SplKind::Tensor || !f->marked || f->children.size() != 2 || t.children.size() != 2) return {};
+      return then(match_term(t.children[0], f->children[0], s),
+                  [&](const State &x) { return match_term(t.children[1], f->children[1], x); });
+    case TermKind::Tagged: {
+      if (f->kind != SplKind::Tagged || f->tag.kind != t.tag || f->tag.params.size() != t.sizes.size()) return {};
+      States st{s};
+      for (std::size_t i = 0; i < t.sizes.size(); ++i)
+        st = then(st, [&](const State &x) { return constrain(x, t.sizes[i], f->tag.params[i]); });
+      return then(st, [&](const State &x) { return match_term(t.children.at(0), f->children.front(), x); });
+    }
+    case TermKind::Transpose: return match_term(t.children.at(0), make_transpose(f), s);
+    case TermKind::FormulaVar: return match_formula_var(t, f, s);
+    case TermKind::Call: {
+      State n = s;
+      Deferred d;
+      d.kind = Deferred::Call;
+      d.call = &t;
+      d.f = f;
+      n.deferred.push_back(std::move(d));
+      return {n};
+    }
+    case TermKind::Sum:
+    case TermKind::Gather:
+    case TermKind::Scatter: return {};
+  }
+  return {};
+}
+
+// Solves the deferred constraints in any order that determines them; undetermined ones fail.
+void resolve(const State &s, std::vector<Match> &out) {
+  if (s.deferred.empty()) {
+    out.push_back(s.m);
+    return;
+  }
+  for (std::size_t i = 0; i < s.deferred.size(); ++i) {
+    const Deferred &d = s.deferred[i];
+    State rest = s;
+    rest.deferred.erase(rest.deferred.begin() + std::ptrdiff_t(i));
+    States next;
+    if (d.kind == Deferred::Call) {
+      std::vector<int64_t> args;
+      for (const SizeExpr &e : d.call->sizes)
+        if (auto v = eval_size(e, s.m.sizes)) args.push_back(*v);
+      if (args.size() != d.call->sizes.size()) continue;  // not yet
+      const RuleFunction *fn = find_rule_function(d.call->name);
+      if (!fn || fn->arity != args.size()) return;
+      try {
+        if (!equal(fn->make(args), d.f)) return;
+      } catch (const FormulaError &) {
+        return;
+      }
+      next = {rest};
+    } else if (d.kind == Deferred::Root) {
+      if (!eval_size(d.e, s.m.sizes) && !solve_size(d.e, d.value, s.m.sizes, false)) continue;
+      next = constrain_root(rest, d.e, d.value, d.modulus);
+    } else {
+      auto sol = solve_size(d.e, d.value, s.m.sizes, d.positive);
+      if (!sol) continue;
+      next = with_solutions(rest, *sol);
+    }
+    for (const State &n : next) resolve(n, out);
+    return;
+  }
+  // Nothing determinable: the pattern does not fix its variables; no match.
+}
+
+bool divides_checked(int64_t a, int64_t b) { return a != 0 && b % a == 0; }
+
+bool is_prime(int64_t n) {
+  if (n < 2) return false;
+  for (int64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+}  // namespace
+
+bool same_match(const Match &x, const Match &y) {
+  if (x.sizes != y.sizes || x.formulas.size() != y.formulas.size()) return false;
+  for (auto ix = x.formulas.begin(), iy = y.formulas.begin(); ix != x.formulas.end(); ++ix, ++iy)
+    if (ix->first != iy->first || !equal(ix->second, iy->second)) return false;
+  return true;
+}
+
+std::vector<Match> match(const Term &pattern, const Spl &f) {
+  std::vector<Match> all;
+  for (const State &s : match_term(pattern, f, State{})) resolve(s, all);
+  std::vector<Match> out;
+  for (Match &m : all)
+    if (std::none_of(out.begin(), out.end(), [&](const Match &o) { return same_match(o, m); }))
+      out.push_back(std::move(m));
+  return out;
+}
+
+bool conditions_hold(const Rule &rule, Match &m) {
+  for (const Condition &c : rule.conditions) {
+    std::vector<int64_t> v;
+    for (const SizeExpr &e : c.args) {
+      auto x = eval_size(e, m.sizes);
+      if (!x) return false;  // unbound, or an inexact division
+      v.push_back(*x);
+    }
+    auto arg = [&](std::size_t i) {
+      if (i >= v.size()) throw FormulaError("rule " + rule.name + ": a condition lacks an argument");
+      return v[i];
+    };
+    bool ok = true;
+    switch (c.kind) {
+      case ConditionKind::Compare: {
+        int64_t a = arg(0), b = arg(1);
+        if (c.op == "==") ok = a == b;
+        else if (c.op == "!=") ok = a != b;
+        else if (c.op == "<") ok = a < b;
+        else if (c.op == "<=") ok = a <= b;
+        else if (c.op == ">") ok = a > b;
+        else if (c.op == ">=") ok = a >= b;
+        else throw FormulaError("rule " + rule.name + ": unknown comparison '" + c.op + "'");
+        break;
+      }
+      case ConditionKind::Divides: ok = divides_checked(arg(0), arg(1)); break;
+      case ConditionKind::Coprime: ok = gcd64(arg(0), arg(1)) == 1; break;
+      case ConditionKind::Prime: ok = is_prime(arg(0)); break;
+      case ConditionKind::PowerOf2: ok = arg(0) >= 1 && (arg(0) & (arg(0) - 1)) == 0; break;
+      case ConditionKind::Range: ok = arg(1) <= arg(0) && arg(0) <= arg(2); break;
+      case ConditionKind::Let: {
+        auto it = m.sizes.find(c.name);
+        if (it != m.sizes.end()) ok = it->second == arg(0);
+        else m.sizes[c.name] = arg(0);
+        break;
+      }
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::vector<Match> matches(const Rule &rule, const Spl &f) {
+  std::vector<Match> out;
+  for (Match &m : match(rule.lhs, f))
+    if (conditions_hold(rule, m)) out.push_back(std::move(m));
+  return out;
+}
+
+bool chain_pattern_for(const Term &pattern, const Spl &f) {
+  switch (pattern.kind) {
+    case TermKind::Tensor: return f->kind == SplKind::Tensor && !f->marked;
+    case TermKind::Compose: return f->kind == SplKind::Compose && !f->marked;
+    case TermKind::Fence: return f->kind == SplKind::Compose && f->marked;
+    case TermKind::DirectSum: return f->kind == SplKind::DirectSum;
+    default: return false;
+  }
+}
+
+}  // namespace splgen::rules
