@@ -290,5 +290,72 @@ TEST_F(CliTest, ReportsUnwritableOutput) {
   EXPECT_TRUE(contains(r.err, "no-such-dir")) << r.err;
 }
 
+// ---- rules (docs/rule-language.md) -------------------------------------------------------
+
+std::string test_rules(const std::string &name) { return std::string(SPLGEN_TEST_DIR) + "/rules/" + name; }
+
+TEST_F(CliTest, RulesCheckProvesTheShippedRules) {
+  CliResult r = splgen({"rules", "check", std::string(SPLGEN_TEST_DIR) + "/../rules"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::vector<std::string> out = lines(r.out);
+  ASSERT_FALSE(out.empty());
+  EXPECT_TRUE(contains(out.back(), " 0 failed")) << out.back();
+  EXPECT_TRUE(contains(r.out, "dft_ct_dit: ok")) << r.out;
+}
+
+TEST_F(CliTest, RulesCheckRejectsAFalseRuleWithItsSmallestCounterexample) {
+  CliResult r = splgen({"rules", "check", test_rules("false_cooley_tukey.rules")});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "ct_twiddle_wrong_side: FAIL: counterexample m=2, n=2")) << r.out;
+}
+
+TEST_F(CliTest, RulesCheckRejectsARuleWithoutInstances) {
+  CliResult r = splgen({"rules", "check", test_rules("no_instance.rules")});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "never: FAIL: no instance")) << r.out;
+}
+
+TEST_F(CliTest, RuleFileSyntaxErrorNamesFileLineAndColumn) {
+  CliResult r = expect_error({"rules", "check", test_rules("syntax_error.rules")});
+  EXPECT_TRUE(contains(r.err, "syntax_error.rules:5:3: expected ')'")) << r.err;
+  expect_error({"expand", "DFT(64)", "--rules", test_rules("syntax_error.rules")});
+  expect_error({"rules", "check", test_rules("missing.rules")});
+}
+
+TEST_F(CliTest, RulesList) {
+  CliResult r = splgen({"rules", "list"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "dft_ct_dit")) << r.out;
+  EXPECT_TRUE(contains(r.out, "dft.rules:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "=> (DFT(m, k) (x) I(n))")) << r.out;
+  CliResult f = splgen({"rules", "list", "--functions"});
+  EXPECT_EQ(f.exit_code, 0);
+  EXPECT_TRUE(contains(f.out, "@")) << f.out;
+}
+
+TEST_F(CliTest, ARuleFileChangesWhatExpandChooses) {
+  CliResult plain = splgen({"expand", "DFT(1024)"});
+  EXPECT_EQ(plain.exit_code, 0);
+  EXPECT_TRUE(contains(plain.out, "DFT(1024) -> dft_ct_dit(")) << plain.out;
+  std::string dif = test_rules("decimation_in_frequency.rules");
+  CliResult with = splgen({"expand", "DFT(1024)", "--rules", dif});
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_TRUE(contains(with.out, "DFT(1024) -> my_dif(")) << with.out;
+  EXPECT_TRUE(contains(with.out, "L(1024,32) * (I(32) (x) DFT(32)) * T(1024,32) * (DFT(32) (x) I(32))")) << with.out;
+  CliResult gen = splgen({"gen", "DFT(1024)", "--rules", dif});
+  EXPECT_EQ(gen.exit_code, 0);
+  EXPECT_TRUE(contains(gen.out, "L(1024,32) * (I(32) (x) DFT(32))")) << gen.out.substr(0, 400);
+}
+
+TEST_F(CliTest, RewriteAppliesTagRules) {
+  CliResult r = splgen({"rewrite", "stream(4)[ DFT(8) (x) I(16) ]"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char *s : {"== sigma ==", "Sum_stream(", "S_dma(q", "G_dma(q"}) EXPECT_TRUE(contains(r.out, s)) << s << r.out;
+  CliResult p = splgen({"rewrite", "par(2,8)[ I(4) (x) DFT(4) ]"});
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_TRUE(contains(p.out, "Sum_par(")) << p.out;
+  expect_error({"rewrite", "stream(4)[ DFT(8) (x) I(16)"});
+}
+
 }  // namespace
 }  // namespace splgen

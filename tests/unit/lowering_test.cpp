@@ -10,6 +10,7 @@
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
+#include "generator/lower/pipeline.h"
 
 namespace splgen {
 namespace {
@@ -128,6 +129,30 @@ TEST(Spl, TransposeIsTheMatrixTranspose) {
     ASSERT_EQ(t.rows, m.cols);
     for (int64_t r = 0; r < m.rows; ++r)
       for (int64_t c = 0; c < m.cols; ++c) EXPECT_EQ(t.at(c, r), m.at(r, c)) << print(f);
+  }
+}
+
+}  // namespace
+}  // namespace splgen
+
+namespace splgen {
+namespace {
+
+// Code generated through a user's rule file (decimation in frequency) is still the DFT.
+TEST(Lowering, UserRuleFileGeneratesCorrectCode) {
+  GenOptions options;
+  options.rule_files = {std::string(SPLGEN_TEST_DIR) + "/rules/decimation_in_frequency.rules"};
+  for (int64_t n : {64, 100, 1024}) {
+    PipelineResult r = run_pipeline("DFT(" + std::to_string(n) + ")", options);
+    EXPECT_EQ(r.expansion.trees.front()->rule, "my_dif");
+    std::vector<cplx> x(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) x[std::size_t(i)] = cplx(std::sin(0.3 * double(i)), std::cos(1.7 * double(i)));
+    std::vector<cplx> y = interpret(r.loops, x);
+    for (int64_t k : {int64_t(0), int64_t(1), n / 2 + 1, n - 1}) {
+      cplx s = 0;
+      for (int64_t l = 0; l < n; ++l) s += x[std::size_t(l)] * root_of_unity(n, k * l % n);
+      EXPECT_LT(std::abs(y[std::size_t(k)] - s), 1e-9) << n << " " << k;
+    }
   }
 }
 
