@@ -285,17 +285,7 @@ int run_verify(const Options &o) {
   }
   ok &= verify_line("Sigma-SPL (merged)", formula_text, to_dense(r.merged), dense);
 
-  const Function &f = r.loops;
-  Matrix loops(f.rows, f.cols);
-  std::vector<cplx> unit(std::size_t(f.cols), cplx(0));
-  for (int64_t c = 0; c < f.cols; ++c) {
-    unit[std::size_t(c)] = 1;
-    std::vector<cplx> column = interpret(f, unit);
-    unit[std::size_t(c)] = 0;
-    if (int64_t(column.size()) != f.rows)
-      throw std::logic_error(fmt::format("loop IR produced {} outputs, expected {}", column.size(), f.rows));
-    for (int64_t row = 0; row < f.rows; ++row) loops.at(row, c) = column[std::size_t(row)];
-  }
+  Matrix loops = to_dense(r.loops);
   ok &= verify_line("loop IR", formula_text, loops, dense);
   check_stdout();
   return ok ? kExitOk : kExitVerifyFailed;

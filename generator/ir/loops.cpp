@@ -317,6 +317,19 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
   return m.buffers[kOutputBuffer];
 }
 
+Matrix to_dense(const Function &f) {
+  check_dense_size(f.rows, f.cols);
+  Matrix m(f.rows, f.cols);
+  std::vector<cplx> x(static_cast<std::size_t>(f.cols), 0.0);
+  for (int64_t c = 0; c < f.cols; ++c) {
+    x[std::size_t(c)] = 1.0;
+    std::vector<cplx> y = interpret(f, x);
+    x[std::size_t(c)] = 0.0;
+    for (int64_t r = 0; r < f.rows; ++r) m.at(r, c) = y[std::size_t(r)];
+  }
+  return m;
+}
+
 // ---- dump ----------------------------------------------------------------------------------
 
 namespace {

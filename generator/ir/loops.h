@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generator/ir/affine.h"
+#include "generator/ir/dense.h"
 #include "generator/ir/spl.h"
 
 namespace splgen {
@@ -111,6 +112,8 @@ constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 
 // Evaluates a function on an input vector (reference semantics for tests and `verify`).
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x);
+// The function's matrix, column by column from unit vectors.
+Matrix to_dense(const Function &f);
 
 // Human-readable dump (for --dump-after=loops).
 std::string to_string(const Function &f);

@@ -47,17 +47,6 @@ void tuples(std::size_t n, int64_t bound, std::vector<int64_t> &cur, std::vector
   }
 }
 
-Matrix loops_to_dense(const Function &f) {
-  Matrix m(f.rows, f.cols);
-  for (int64_t c = 0; c < f.cols; ++c) {
-    std::vector<cplx> x(std::size_t(f.cols), 0.0);
-    x[std::size_t(c)] = 1.0;
-    std::vector<cplx> y = interpret(f, x);
-    for (int64_t r = 0; r < f.rows; ++r) m.at(r, c) = y[std::size_t(r)];
-  }
-  return m;
-}
-
 double frobenius(const Matrix &m) {
   double s = 0;
   for (const cplx &v : m.data) s += std::norm(v);
@@ -219,7 +208,7 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       if (sigma) {
         Sigma s = instantiate_sigma(rule.rhs, m, lhs->rows, lhs->cols, lower_to_sigma);
         got.push_back({"", to_dense(s)});
-        got.push_back({" (loop code)", loops_to_dense(sigma_to_loops(merge_loops(s), "check"))});
+        got.push_back({" (loop code)", to_dense(sigma_to_loops(merge_loops(s), "check"))});
       } else {
         got.push_back({"", to_dense(instantiate_spl(rule.rhs, m))});
       }

@@ -213,7 +213,7 @@ std::string to_string(const SizeExpr &e) {
   switch (e.op) {
     case SizeOp::Const: return fmt::format("{}", e.value);
     case SizeOp::Var: return e.name;
-    case SizeOp::Neg: return "-" + to_string(e.args.at(0));
+    case SizeOp::Neg: return fmt::format("-{}", to_string(e.args.at(0)));
     default: return fmt::format("({}{}{})", to_string(e.args.at(0)), sym(e.op), to_string(e.args.at(1)));
   }
 }
