@@ -66,6 +66,13 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
     r.expansion = expand(r.spec);
   } else {
     for (const std::string &file : options.rule_files) r.library.load(file);
+    // A user's rules are proved before they are used: a false rule would generate wrong code.
+    for (const rules::Rule *rule : r.library.all()) {
+      rules::CheckResult check = rules::check_rule(*rule);
+      if (!check.ok)
+        throw FormulaError(fmt::format("{}:{}: rule {} does not hold: {}", rule->pos.file, rule->pos.line, rule->name,
+                                       check.error.empty() ? "counterexample " + check.counterexample : check.error));
+    }
     for (const rules::RuleFile &f : shipped_rules().files()) r.library.add_file(f);
     r.expansion = expand(r.spec, breakdown_rules(r.library));
   }

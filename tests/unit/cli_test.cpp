@@ -342,6 +342,8 @@ TEST_F(CliTest, ARuleFileChangesWhatExpandChooses) {
   EXPECT_EQ(with.exit_code, 0) << with.err;
   EXPECT_TRUE(contains(with.out, "DFT(1024) -> my_dif(")) << with.out;
   EXPECT_TRUE(contains(with.out, "L(1024,32) * (I(32) (x) DFT(32)) * T(1024,32) * (DFT(32) (x) I(32))")) << with.out;
+  CliResult wrong = expect_error({"expand", "DFT(64)", "--rules", test_rules("false_cooley_tukey.rules")});
+  EXPECT_TRUE(contains(wrong.err, "rule ct_twiddle_wrong_side does not hold: counterexample m=2, n=2")) << wrong.err;
   CliResult gen = splgen({"gen", "DFT(1024)", "--rules", dif});
   EXPECT_EQ(gen.exit_code, 0);
   EXPECT_TRUE(contains(gen.out, "L(1024,32) * (I(32) (x) DFT(32))")) << gen.out.substr(0, 400);
