@@ -12,13 +12,13 @@ struct Ruletree;
 using RuletreePtr = std::shared_ptr<const Ruletree>;
 struct Ruletree {
   Spl node;                          // the non-terminal, e.g. DFT(1024)
-  std::string rule;                  // e.g. "DFT_CooleyTukey"
+  std::string rule;                  // e.g. "dft_ct_dit" (rules/dft.rules) or "DFT_Codelet"
   std::string choice;                // e.g. "32 x 32"
   std::vector<RuletreePtr> children;  // ruletrees of the non-terminals the rule produced
   Spl expanded;                      // the fully expanded formula of this subtree
 };
 
-// "DFT(1024) = DFT_CooleyTukey(32 x 32)\n  DFT(32) = DFT_Codelet\n ..."
+// "DFT(1024) -> dft_ct_dit(k=1, m=32, n=32)\n  DFT(32) -> DFT_Codelet(unrolled)\n ..."
 std::string print(const RuletreePtr &tree);
 
 }  // namespace splgen
