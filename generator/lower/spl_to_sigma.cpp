@@ -8,7 +8,11 @@ namespace {
 
 class Lowering {
  public:
+  Lowering(const LoweringHook &hook, int first_var) : hook_(hook), next_var_(first_var) {}
+
   Sigma lower(const Spl &f) {
+    if (hook_)
+      if (std::optional<Sigma> s = hook_(f)) return *s;
     switch (f->kind) {
       case SplKind::DFT:
       case SplKind::Dense: return sigma_kernel(f);
@@ -36,7 +40,8 @@ class Lowering {
   }
 
  private:
-  int next_var_ = 0;
+  const LoweringHook &hook_;
+  int next_var_;
 
   LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
 
@@ -75,6 +80,8 @@ class Lowering {
 
 }  // namespace
 
-Sigma lower_to_sigma(const Spl &formula) { return Lowering{}.lower(formula); }
+Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var) {
+  return Lowering(hook, first_var).lower(formula);
+}
 
 }  // namespace splgen

@@ -6,10 +6,18 @@
 // permutations become gathers, diagonals Diag nodes, DFT leaves kernels. Tags are passed
 // through (their rewriting belongs to the tag rules).
 #pragma once
+#include <functional>
+#include <optional>
+
 #include "generator/ir/sigma.h"
 
 namespace splgen {
 
-Sigma lower_to_sigma(const Spl &formula);
+// Consulted at every node before the identities: the node's Sigma-SPL, or nothing to lower
+// it by the identities (lower_with_rules passes the rules with Sigma-SPL right sides).
+using LoweringHook = std::function<std::optional<Sigma>(const Spl &)>;
+
+// Loop variables are numbered from first_var.
+Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook = {}, int first_var = 0);
 
 }  // namespace splgen

@@ -206,7 +206,7 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       double tol = 1e-8 * std::max(1.0, frobenius(want));
       std::vector<std::pair<const char *, Matrix>> got;
       if (sigma) {
-        Sigma s = instantiate_sigma(rule.rhs, m, lhs->rows, lhs->cols, lower_to_sigma);
+        Sigma s = instantiate_sigma(rule.rhs, m, lhs->rows, lhs->cols, [](const Spl &part) { return lower_to_sigma(part); });
         got.push_back({"", to_dense(s)});
         got.push_back({" (loop code)", to_dense(sigma_to_loops(merge_loops(s), "check"))});
       } else {

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <unordered_map>
 
 #include "generator/lower/spl_to_sigma.h"
 #include "generator/rewrite/instantiate.h"
@@ -40,94 +39,6 @@ std::optional<Spl> apply_first(const Spl &g, const std::vector<const Rule *> &ru
   }
   return std::nullopt;
 }
-
-class Lowerer {
- public:
-  explicit Lowerer(std::vector<const Rule *> rules) : rules_(std::move(rules)) {}
-
-  Sigma lower(const Spl &f) {
-    if (++depth_ > 10000) throw FormulaError("lower_with_rules: the rules recurse without end");
-    struct Leave {
-      int &d;
-      ~Leave() { --d; }
-    } leave{depth_};
-    for (const Rule *rule : rules_) {
-      if (skip_at_tag(*rule, f)) continue;
-      std::vector<Match> ms = matches(*rule, f);
-      if (ms.empty()) continue;
-      try {
-        return instantiate_sigma(rule->rhs, ms.front(), f->rows, f->cols,
-                                 [this](const Spl &g) { return renumber_loops(lower(g)); });
-      } catch (const FormulaError &e) {
-        throw FormulaError(fmt::format("rule {}: {}", rule->name, e.what()));
-      }
-    }
-    if (!matches_below(f)) return lower_to_sigma(f);
-    switch (f->kind) {
-      case SplKind::Tagged: return lower(f->children.front());
-      case SplKind::Compose: {
-        std::vector<Sigma> factors;
-        for (const Spl &c : f->children) factors.push_back(lower(c));
-        return sigma_compose(std::move(factors));
-      }
-      case SplKind::Tensor: {
-        const Spl &a = f->children.front();
-        Spl b = make_tensor(std::vector<Spl>(f->children.begin() + 1, f->children.end()));
-        return lower_tensor(a, b);
-      }
-      case SplKind::DirectSum: {
-        std::vector<Sigma> terms;
-        int64_t r = 0, c = 0;
-        for (const Spl &t : f->children) {
-          terms.push_back(sigma_compose({sigma_scatter(fn_h(t->rows, f->rows, Affine::constant(r), 1)), lower(t),
-                                         sigma_gather(fn_h(t->cols, f->cols, Affine::constant(c), 1))}));
-          r += t->rows, c += t->cols;
-        }
-        return sigma_sum_list(std::move(terms));
-      }
-      default: return lower_to_sigma(f);
-    }
-  }
-
- private:
-  std::vector<const Rule *> rules_;
-  std::unordered_map<const SplNode *, bool> below_;
-  int next_var_ = kRuleLoopVarBase;
-  int depth_ = 0;
-
-  LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
-
-  bool matches_below(const Spl &f) {
-    if (auto it = below_.find(f.get()); it != below_.end()) return it->second;
-    bool any = false;
-    for (const Rule *rule : rules_)
-      if (!skip_at_tag(*rule, f) && !matches(*rule, f).empty()) {
-        any = true;
-        break;
-      }
-    for (std::size_t i = 0; !any && i < f->children.size(); ++i) any = matches_below(f->children[i]);
-    below_[f.get()] = any;
-    return any;
-  }
-
-  // The identities of lower_to_sigma, with the parts lowered by lower().
-  Sigma lower_tensor(const Spl &a, const Spl &b) {
-    if (is_identity(a)) {  // I(n) (x) B
-      LoopVar j = fresh(a->a);
-      return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(b->rows, a->a * b->rows, Affine::var(j, b->rows), 1)),
-                                         lower(b),
-                                         sigma_gather(fn_h(b->cols, a->a * b->cols, Affine::var(j, b->cols), 1))}));
-    }
-    if (is_identity(b)) {  // A (x) I(n)
-      int64_t n = b->a;
-      LoopVar j = fresh(n);
-      return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(a->rows, a->rows * n, Affine::var(j), n)), lower(a),
-                                         sigma_gather(fn_h(a->cols, a->cols * n, Affine::var(j), n))}));
-    }
-    // A (x) B = (A (x) I(rows B)) * (I(cols A) (x) B)
-    return sigma_compose({lower_tensor(a, make_identity(b->rows)), lower_tensor(make_identity(a->cols), b)});
-  }
-};
 
 }  // namespace
 
@@ -176,8 +87,31 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
   std::vector<const Rule *> sigma_rules;
   for (const Rule *r : rules)
     if (is_sigma_term(r->rhs)) sigma_rules.push_back(r);
-  Lowerer lowerer(std::move(sigma_rules));
-  return renumber_loops(lowerer.lower(f));
+  // Rule sums are numbered from kRuleLoopVarBase and the parts they contain are renumbered
+  // from 0, so the identities' own loops start above both: ids never clash along a nest.
+  constexpr int kIdentityLoopVarBase = 2 * kRuleLoopVarBase;
+  int depth = 0;
+  LoweringHook hook = [&](const Spl &g) -> std::optional<Sigma> {
+    for (const Rule *rule : sigma_rules) {
+      if (skip_at_tag(*rule, g)) continue;
+      std::vector<Match> ms = matches(*rule, g);
+      if (ms.empty()) continue;
+      if (++depth > 10000) throw FormulaError("lower_with_rules: the rules recurse without end");
+      struct Leave {
+        int &d;
+        ~Leave() { --d; }
+      } leave{depth};
+      try {
+        return instantiate_sigma(rule->rhs, ms.front(), g->rows, g->cols, [&](const Spl &part) {
+          return renumber_loops(lower_to_sigma(part, hook, kIdentityLoopVarBase));
+        });
+      } catch (const FormulaError &e) {
+        throw FormulaError(fmt::format("rule {}: {}", rule->name, e.what()));
+      }
+    }
+    return std::nullopt;
+  };
+  return renumber_loops(lower_to_sigma(f, sigma_rules.empty() ? LoweringHook{} : hook, kIdentityLoopVarBase));
 }
 
 }  // namespace splgen::rules

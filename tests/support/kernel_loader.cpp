@@ -14,8 +14,6 @@
 
 namespace splgen::test {
 
-namespace {
-
 std::string shell_quote(const std::string &s) {
   std::string q = "'";
   for (char c : s) {
@@ -26,6 +24,8 @@ std::string shell_quote(const std::string &s) {
   }
   return q + "'";
 }
+
+namespace {
 
 // Runs a shell command, returns its exit status and combined stdout/stderr.
 std::pair<int, std::string> run_command(const std::string &command) {

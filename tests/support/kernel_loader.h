@@ -20,6 +20,9 @@ namespace splgen::test {
 std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
                                   const std::string &compiler = "", const std::string &flags = "-O2");
 
+// s quoted for /bin/sh: 'it'\''s'.
+std::string shell_quote(const std::string &s);
+
 // The compiler compile_shared_object uses when none is given: $CXX, else "c++".
 std::string default_compiler();
 

@@ -28,17 +28,6 @@ struct CliResult {
   std::string out, err;
 };
 
-std::string shell_quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'')
-      q += "'\\''";
-    else
-      q += c;
-  }
-  return q + "'";
-}
-
 std::string read_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -63,15 +52,15 @@ class CliTest : public ::testing::Test {
 
   CliResult splgen(const std::vector<std::string> &args) {
     std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
-    std::string command = shell_quote(SPLGEN_BINARY);
+    std::string command = test::shell_quote(SPLGEN_BINARY);
     for (const std::string &a : args) {
       command += ' ';
-      command += shell_quote(a);
+      command += test::shell_quote(a);
     }
     command += " >";
-    command += shell_quote(out);
+    command += test::shell_quote(out);
     command += " 2>";
-    command += shell_quote(err);
+    command += test::shell_quote(err);
     command += " </dev/null";
     int status = std::system(command.c_str());
     CliResult r;

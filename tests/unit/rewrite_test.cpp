@@ -27,6 +27,9 @@
 namespace splgen::rules {
 namespace {
 
+Sigma plain_lowering(const Spl &f) { return lower_to_sigma(f); }
+
+
 // ---- a tiny builder for rules ----------------------------------------------------------------
 
 SizeExpr V(const char *name) { return size_var(name); }
@@ -354,7 +357,7 @@ TEST(RewriteInstantiate, CooleyTukeyEqualsTheDft) {
 void expect_sigma_rule_holds(const Rule &rule, const Spl &f) {
   std::vector<Match> ms = matches(rule, f);
   ASSERT_FALSE(ms.empty()) << print(f);
-  Sigma s = instantiate_sigma(rule.rhs, ms.front(), f->rows, f->cols, lower_to_sigma);
+  Sigma s = instantiate_sigma(rule.rhs, ms.front(), f->rows, f->cols, plain_lowering);
   Matrix want = to_dense(f);
   EXPECT_LT(max_abs_difference(to_dense(s), want), 1e-9) << print(s);
   Sigma merged = merge_loops(s);
@@ -371,7 +374,7 @@ TEST(RewriteInstantiate, ParallelRuleSix) {
   Spl inner = tensor(make_identity(2), make_compose({tensor(make_dft(2), make_identity(3)), make_stride(6, 2)}));
   expect_sigma_rule_holds(par, make_tagged(Tag{TagKind::Par, {2, 1}}, tensor(make_identity(4), inner)));
   Spl f = make_tagged(Tag{TagKind::Par, {2, 1}}, tensor(make_identity(4), make_dft(3)));
-  Sigma s = instantiate_sigma(par.rhs, matches(par, f).front(), 12, 12, lower_to_sigma);
+  Sigma s = instantiate_sigma(par.rhs, matches(par, f).front(), 12, 12, plain_lowering);
   EXPECT_EQ(s->kind, SigmaKind::Sum);
   EXPECT_EQ(s->mode, SumMode::Parallel);
   EXPECT_EQ(s->var.id, 0);  // renumbered
@@ -384,7 +387,7 @@ TEST(RewriteInstantiate, StreamRuleNine) {
   expect_sigma_rule_holds(stream, make_tagged(Tag{TagKind::Stream, {3}}, tensor(make_identity(6), make_dft(2))));
   expect_sigma_rule_holds(stream, make_tagged(Tag{TagKind::Stream, {1}}, tensor(make_identity(2), make_dft(5))));
   Spl f = make_tagged(Tag{TagKind::Stream, {2}}, tensor(make_identity(4), make_dft(3)));
-  Sigma s = instantiate_sigma(stream.rhs, matches(stream, f).front(), 12, 12, lower_to_sigma);
+  Sigma s = instantiate_sigma(stream.rhs, matches(stream, f).front(), 12, 12, plain_lowering);
   ASSERT_EQ(s->kind, SigmaKind::Sum);
   EXPECT_EQ(s->mode, SumMode::Stream);
   const Sigma &body = s->children.front();
@@ -401,7 +404,7 @@ TEST(RewriteInstantiate, SigmaErrors) {
   Match m;
   m.sizes = {{"n", 3}};
   m.formulas = {{"A", make_dft(3)}};
-  EXPECT_THROW(instantiate_sigma(r.rhs, m, 3, 3, lower_to_sigma), FormulaError);  // j*j is not affine
+  EXPECT_THROW(instantiate_sigma(r.rhs, m, 3, 3, plain_lowering), FormulaError);  // j*j is not affine
   EXPECT_THROW(instantiate_spl(r.rhs, m), FormulaError);                          // Sigma-SPL, not SPL
 }
 
