@@ -8,14 +8,14 @@
 #include "generator/expand/expand.h"
 #include "generator/ir/loops.h"
 #include "generator/ir/sigma.h"
+#include "generator/target/target.h"
 
 namespace splgen {
-
-enum class Precision { Double, Float };
 
 struct GenOptions {
   std::string name;                       // empty: derived from the spec
   Precision precision = Precision::Double;
+  Isa isa = Isa::Scalar;                  // vector instruction set of the emitted code
   bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
   std::vector<std::string> rule_files;    // extra rule files (--rules), tried before the shipped rules
 };

@@ -1,0 +1,52 @@
+#include "generator/target/target.h"
+
+namespace splgen {
+
+const std::vector<std::string> &isa_names() {
+  static const std::vector<std::string> names = {"scalar", "sse2", "avx2", "avx512", "native"};
+  return names;
+}
+
+const std::string &isa_name(Isa isa) { return isa_names()[std::size_t(isa)]; }
+
+std::optional<Isa> parse_isa(const std::string &name) {
+  if (name == "native") return host_best_isa();
+  for (int i = 0; i < 4; ++i)
+    if (isa_names()[std::size_t(i)] == name) return Isa(i);
+  return std::nullopt;
+}
+
+std::vector<int> vector_widths(Isa isa, Precision precision) {
+  int per_128 = precision == Precision::Double ? 2 : 4;
+  switch (isa) {
+    case Isa::Scalar: return {};
+    case Isa::Sse2: return {per_128};
+    case Isa::Avx2: return {2 * per_128, per_128};
+    case Isa::Avx512: return {4 * per_128, 2 * per_128, per_128};
+  }
+  return {};
+}
+
+bool has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512; }
+
+bool host_supports(Isa isa) {
+#if defined(__x86_64__) || defined(__i386__)
+  switch (isa) {
+    case Isa::Scalar: return true;
+    case Isa::Sse2: return __builtin_cpu_supports("sse2");
+    case Isa::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::Avx512: return __builtin_cpu_supports("avx512f");
+  }
+  return false;
+#else
+  return isa == Isa::Scalar;
+#endif
+}
+
+Isa host_best_isa() {
+  for (Isa isa : {Isa::Avx512, Isa::Avx2, Isa::Sse2})
+    if (host_supports(isa)) return isa;
+  return Isa::Scalar;
+}
+
+}  // namespace splgen

@@ -1,0 +1,30 @@
+// What a kernel is generated for: the floating-point type and the instruction set.
+// One place for the facts about each ISA that the vectoriser and the backends need.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace splgen {
+
+enum class Precision { Double, Float };
+
+// Scalar is portable C++; the others add intrinsics (x86-64) and need the CPU feature to run.
+enum class Isa { Scalar, Sse2, Avx2, Avx512 };
+
+// "scalar", "sse2", "avx2", "avx512" (the --isa spellings).
+const std::string &isa_name(Isa isa);
+// Parses an --isa value; "native" picks host_best_isa(). nullopt for an unknown name.
+std::optional<Isa> parse_isa(const std::string &name);
+const std::vector<std::string> &isa_names();  // {"scalar", "sse2", "avx2", "avx512", "native"}
+
+// Real lanes per vector register, widest first (AVX2 double: {4, 2}); {} for Scalar.
+std::vector<int> vector_widths(Isa isa, Precision precision);
+// Whether the ISA has fused multiply-add (AVX2 here means AVX2 + FMA, as on every AVX2 CPU).
+bool has_fma(Isa isa);
+
+// Whether this process's CPU can run kernels of the ISA (cpuid), and the best one it can.
+bool host_supports(Isa isa);
+Isa host_best_isa();
+
+}  // namespace splgen
