@@ -11,6 +11,8 @@
 //     temporaries it uses, named in order of first use), then assembled into the file.
 #include "backends/cpp/cpp_backend.h"
 
+#include "backends/simd/vector_loop.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -298,10 +300,16 @@ struct Text {
   int prec;
 };
 
-struct Emitter {
+struct Emitter : simd::ScalarNames {
   const Function &f;
   Precision prec;
   std::string real;  // "double" / "float"
+  Isa isa = Isa::Scalar;
+
+  // vector loops: register kinds used (their helpers are printed), broadcast constants
+  std::map<std::string, simd::VectorKind> vector_kinds;  // by suffix
+  std::map<std::pair<std::string, std::string>, std::string> vconst_by_key;  // (suffix, scalar text) -> name
+  std::vector<std::string> vconst_defs;
 
   std::vector<std::string> buffer_names;
   std::vector<bool> buffer_used;
@@ -322,7 +330,28 @@ struct Emitter {
   std::vector<Instance> instances;
   std::string body;
 
-  Emitter(const Function &fn, Precision p) : f(fn), prec(p), real(p == Precision::Float ? "float" : "double") {}
+  Emitter(const Function &fn, Precision p, Isa i)
+      : f(fn), prec(p), real(p == Precision::Float ? "float" : "double"), isa(i) {}
+
+  // -- simd::ScalarNames
+  std::string pointer(int buffer, const Idx &index) override {
+    const std::string &name = buffer_ref(buffer);
+    Text offset = idx_text(index, 2, 0);
+    return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
+  }
+  std::string element(int buffer, const Idx &index, int part) override {
+    const std::string &name = buffer_ref(buffer);
+    return name + "[" + idx_text(index, 2, part).s + "]";
+  }
+  std::string vector_constant(double v, const simd::VectorKind &kind) override {
+    std::string scalar = constant(v);
+    auto key = std::make_pair(kind.suffix(), scalar);
+    auto it = vconst_by_key.find(key);
+    if (it != vconst_by_key.end()) return it->second;
+    std::string name = is_identifier(scalar) ? scalar + "_" + kind.suffix() : fmt::format("vk{}_{}", vconst_defs.size(), kind.suffix());
+    vconst_defs.push_back(fmt::format("const {} {} = {};", kind.type(), name, kind.broadcast(scalar)));
+    return vconst_by_key[key] = name;
+  }
 
   // -- buffers
   void name_buffers() {
@@ -461,11 +490,6 @@ struct Emitter {
     return t;
   }
 
-  std::string element(int buffer, const Idx &index, int part) {
-    const std::string &name = buffer_ref(buffer);
-    return name + "[" + idx_text(index, 2, part).s + "]";
-  }
-
   // -- expressions
   static int expr_prec(const Expr &e) {
     switch (e->kind) {
@@ -515,6 +539,10 @@ struct Emitter {
     const StmtNode &s = *n.stmt;
     switch (s.kind) {
       case StmtKind::For: {
+        if (s.vector_width > 1) {
+          emit_vector_loop(n, depth);
+          break;
+        }
         if (s.var.extent == 1) {
           loop_vars.emplace_back(s.var.id, true);
           indent(depth);
@@ -556,6 +584,20 @@ struct Emitter {
     }
   }
 
+  void emit_vector_loop(const Node &n, int depth) {
+    if (isa == Isa::Scalar) throw std::invalid_argument("emit_cpp: a vector loop needs an ISA other than scalar");
+    simd::VectorKind kind{prec, n.stmt->vector_width, has_fma(isa)};
+    simd::VectorLoop loop{n.stmt, {}};
+    for (const Node &c : n.children) {
+      if (c.stmt->kind == StmtKind::For) throw std::invalid_argument("emit_cpp: a vector loop body must be straight-line code");
+      if (c.live) loop.statements.push_back(c.stmt);
+    }
+    vector_kinds.emplace(kind.suffix(), kind);
+    loop_vars.emplace_back(n.stmt->var.id, false);
+    body += simd::print_vector_loop(loop, kind, *this, depth);
+    loop_vars.pop_back();
+  }
+
   std::string run(const CppEmitOptions &options) {
     if (!is_identifier(f.name) || cpp_keywords().count(f.name))
       throw std::invalid_argument(fmt::format("emit_cpp: function name '{}' is not a C identifier", f.name));
@@ -594,7 +636,16 @@ struct Emitter {
     for (std::size_t i = 2; i < f.buffers.size(); ++i)
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Temp && f.buffers[i].size > kMaxStackTemp) heap = true;
     if (!out.empty()) out += "\n";
-    if (heap) out += "#include <vector>\n\n";
+    if (heap) out += "#include <vector>\n";
+    if (!vector_kinds.empty()) out += "#include <immintrin.h>\n";
+    if (isa == Isa::Avx512 && !vector_kinds.empty())
+      out += "\n// GCC 12 warns about _mm512_undefined_* inside its own avx512fintrin.h (GCC bug 105593).\n"
+             "#if defined(__GNUC__) && !defined(__clang__)\n"
+             "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
+             "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
+             "#endif\n";
+    if (heap || !vector_kinds.empty()) out += "\n";
+    for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
 
     // file scope
     std::string file_scope;
@@ -628,11 +679,17 @@ struct Emitter {
       }
       file_scope += "\n};\n";
     }
-    if (!file_scope.empty()) out += "namespace {\n\n" + file_scope + "\n}  // namespace\n\n";
+    // Constants and tables live in a namespace named after the kernel, with the kernel: several
+    // generated files can be compiled as one translation unit (unity builds, search batches).
+    const std::string detail = f.name + "_detail";
 
-    std::string signature =
-        fmt::format("extern \"C\" void {}({} *__restrict y, const {} *__restrict x)", f.name, real, real);
-    out += signature + ";\n\n" + signature + " {\n";
+    std::string attribute = simd::target_attribute(isa);
+    std::string signature = fmt::format("extern \"C\" {}void {}({} *__restrict y, const {} *__restrict x)",
+                                        attribute.empty() ? "" : attribute + " ", f.name, real, real);
+    out += signature + ";\n\n";
+    out += fmt::format("namespace {} {{\n\n", detail);
+    if (!file_scope.empty()) out += file_scope + "\n";
+    out += signature + " {\n";
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       const Buffer &b = f.buffers[i];
       if (!buffer_used[i] || b.role != BufferRole::Temp) continue;
@@ -642,12 +699,14 @@ struct Emitter {
       else
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
+    for (const std::string &def : vconst_defs) out += "  " + def + "\n";
     for (const Instance &i : instances)
       if (i.global && i.live) fmt::format_to(emit, "  {} s{} = {};\n", real, i.scalar, real_literal(0, prec));
     if (!buffer_used[kInputBuffer]) out += "  (void)x;\n";
     if (!buffer_used[kOutputBuffer]) out += "  (void)y;\n";
     out += body;
     out += "}\n";
+    out += fmt::format("\n}}  // namespace {}\n", detail);
     return out;
   }
 };
@@ -655,7 +714,7 @@ struct Emitter {
 }  // namespace
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
-  Emitter e(f, options.precision);
+  Emitter e(f, options.precision, options.isa);
   return e.run(options);
 }
 

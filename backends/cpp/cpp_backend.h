@@ -12,6 +12,7 @@ namespace splgen {
 
 struct CppEmitOptions {
   Precision precision = Precision::Double;
+  Isa isa = Isa::Scalar;  // vector loops are printed with this ISA's intrinsics
   std::vector<std::string> header_lines;  // printed as // comments at the top (spec, formula ...)
 };
 

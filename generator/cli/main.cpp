@@ -99,6 +99,7 @@ struct Options {
   std::string output;       // gen -o
   std::string name;         // gen/lower --name
   std::string precision = "double";
+  std::string isa = "scalar";
   bool inverse = false;
   std::vector<std::string> dump_after;  // stage names or "all"
   std::string against;      // verify --against
@@ -118,6 +119,7 @@ GenOptions gen_options(const Options &o) {
   g.name = o.name;
   g.precision = o.precision == "float" ? Precision::Float : Precision::Double;
   g.inverse = o.inverse;
+  g.isa = *parse_isa(o.isa);  // checked by CLI::IsMember
   g.rule_files = o.rule_files;
   return g;
 }
@@ -152,6 +154,14 @@ std::string stage_dump(const PipelineResult &r, const std::string &stage) {
 
 void add_spec(CLI::App *cmd, Options &o, const char *what) {
   cmd->add_option("SPEC", o.spec, what)->required();
+}
+
+void add_isa(CLI::App *cmd, Options &o) {
+  cmd->add_option("--isa", o.isa,
+                  "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
+                  "(AVX-512F), or native (the best this CPU runs)")
+      ->check(CLI::IsMember(isa_names()))
+      ->default_str("scalar");
 }
 
 void add_precision(CLI::App *cmd, Options &o) {
@@ -308,6 +318,7 @@ int run(int argc, char **argv) {
       ->type_name("FILE");
   add_name(gen, o);
   add_precision(gen, o);
+  add_isa(gen, o);
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
   add_rules(gen, o);
@@ -321,6 +332,7 @@ int run(int argc, char **argv) {
   add_spec(low, o, "Transform or formula to lower, e.g. \"DFT(16)\"");
   add_dump_after(low, o, stages_help + " (default: spl,expand,sigma,merge,loops)");
   add_precision(low, o);
+  add_isa(low, o);
   add_inverse(low, o);
   add_name(low, o);
   add_rules(low, o);

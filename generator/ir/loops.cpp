@@ -68,6 +68,35 @@ Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i) {
   return make_idx(std::move(n));
 }
 
+Idx substitute(const Idx &x, int var_id, const Affine &value) {
+  switch (x->kind) {
+    case IdxKind::Affine: {
+      Affine out = Affine::constant(x->affine.c0);
+      for (auto &[v, c] : x->affine.terms) out = out + (v.id == var_id ? value * c : Affine::var(v, c));
+      return idx_affine(std::move(out));
+    }
+    case IdxKind::Add: return idx_add(substitute(x->a, var_id, value), substitute(x->b, var_id, value));
+    case IdxKind::Mul: return idx_mul(substitute(x->a, var_id, value), substitute(x->b, var_id, value));
+    case IdxKind::Div: return idx_div(substitute(x->a, var_id, value), x->divisor);
+    case IdxKind::Mod: return idx_mod(substitute(x->a, var_id, value), x->divisor);
+    case IdxKind::Lookup: return idx_lookup(x->table, substitute(x->a, var_id, value));
+  }
+  throw std::logic_error("bad index expression");
+}
+
+bool uses_var(const Idx &x, int var_id) {
+  switch (x->kind) {
+    case IdxKind::Affine:
+      for (auto &[v, c] : x->affine.terms)
+        if (v.id == var_id) return true;
+      return false;
+    case IdxKind::Lookup: return uses_var(x->a, var_id);
+    case IdxKind::Div:
+    case IdxKind::Mod: return uses_var(x->a, var_id);
+    default: return uses_var(x->a, var_id) || uses_var(x->b, var_id);
+  }
+}
+
 int64_t eval(const Idx &x, const Env &env) {
   switch (x->kind) {
     case IdxKind::Affine: return x->affine.eval(env);
@@ -229,6 +258,15 @@ Stmt make_for(LoopVar var, Stmt body) {
   return make_stmt(std::move(n));
 }
 
+Stmt make_vector_for(LoopVar var, Stmt body, int vector_width) {
+  if (vector_width < 1 || var.extent % vector_width != 0)
+    throw std::invalid_argument(fmt::format("make_vector_for: extent {} is not a multiple of {} lanes", var.extent, vector_width));
+  if (var.extent < 1) return make_block({});
+  StmtNode n{StmtKind::For};
+  n.var = var, n.loop_body = std::move(body), n.vector_width = vector_width;
+  return make_stmt(std::move(n));
+}
+
 Stmt make_assign(int scalar, Expr value, bool declare) {
   StmtNode n{StmtKind::Assign};
   n.scalar = scalar, n.value = std::move(value), n.declare = declare;
@@ -276,15 +314,41 @@ struct Machine {
     throw std::logic_error("bad expression");
   }
 
+  // SIMD semantics: each statement of the (straight-line) body runs for every lane before the
+  // next one starts, each lane with its own scalars; so a vectorisation that broke a
+  // dependence between iterations shows up in to_dense(Function).
+  void run_lockstep(const StmtNode &loop) {
+    std::vector<Stmt> body = loop.loop_body->kind == StmtKind::Block ? loop.loop_body->body : std::vector<Stmt>{loop.loop_body};
+    const auto width = std::size_t(loop.vector_width);
+    for (int64_t base = 0; base < loop.var.extent; base += loop.vector_width) {
+      std::vector<std::vector<double>> lanes(width, scalars);
+      for (const Stmt &t : body) {
+        if (t->kind == StmtKind::For || t->kind == StmtKind::Block)
+          throw std::logic_error("interpret: a vector loop body must be straight-line code");
+        for (std::size_t l = 0; l < width; ++l) {
+          env[loop.var.id] = base + int64_t(l);
+          std::swap(scalars, lanes[l]);
+          run(t);
+          std::swap(scalars, lanes[l]);
+        }
+      }
+      scalars = lanes.back();
+    }
+  }
+
   void run(const Stmt &s) {
     switch (s->kind) {
       case StmtKind::Block:
         for (const Stmt &t : s->body) run(t);
         break;
       case StmtKind::For:
-        for (int64_t i = 0; i < s->var.extent; ++i) {
-          env[s->var.id] = i;
-          run(s->loop_body);
+        if (s->vector_width > 1) {
+          run_lockstep(*s);
+        } else {
+          for (int64_t i = 0; i < s->var.extent; ++i) {
+            env[s->var.id] = i;
+            run(s->loop_body);
+          }
         }
         env.erase(s->var.id);
         break;
@@ -355,7 +419,8 @@ void dump(const Function &f, const Stmt &s, int depth, std::string &out) {
       for (const Stmt &t : s->body) dump(f, t, depth, out);
       break;
     case StmtKind::For:
-      out += fmt::format("{}for {} in 0..{}:\n", pad, var_name(s->var.id), s->var.extent);
+      out += fmt::format("{}for {} in 0..{}{}:\n", pad, var_name(s->var.id), s->var.extent,
+                         s->vector_width > 1 ? fmt::format(" vectorized({})", s->vector_width) : "");
       dump(f, s->loop_body, depth + 1, out);
       break;
     case StmtKind::Assign:

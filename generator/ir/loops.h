@@ -34,6 +34,9 @@ Idx idx_div(Idx x, int64_t d);  // floor division of a non-negative index
 Idx idx_mod(Idx x, int64_t d);
 Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i);
 const Affine *as_affine(const Idx &x);  // nullptr unless affine
+// x with loop variable var_id replaced by value, simplified again by the factories.
+Idx substitute(const Idx &x, int var_id, const Affine &value);
+bool uses_var(const Idx &x, int var_id);
 int64_t eval(const Idx &x, const Env &env);
 std::string to_string(const Idx &x);
 
@@ -87,6 +90,7 @@ struct StmtNode {
   StmtKind kind;
   std::vector<Stmt> body;  // Block
   LoopVar var;             // For: 0 <= var < var.extent
+  int vector_width = 1;    // For: > 1 runs var in groups of this many SIMD lanes, in lockstep
   Stmt loop_body;          // For
   int scalar = -1;         // Assign: scalar = value; `declare` introduces it
   bool declare = true;
@@ -97,6 +101,9 @@ struct StmtNode {
 };
 Stmt make_block(std::vector<Stmt> body);  // flattens nested blocks
 Stmt make_for(LoopVar var, Stmt body);    // a loop of extent 0 is an empty block
+// A loop whose iterations run vector_width at a time, statement by statement in lockstep
+// (the extent must be a multiple of vector_width; see generator/lower/vectorize_loops.h).
+Stmt make_vector_for(LoopVar var, Stmt body, int vector_width);
 Stmt make_assign(int scalar, Expr value, bool declare = true);
 Stmt make_store(int buffer, Idx index, int part, Expr value);
 

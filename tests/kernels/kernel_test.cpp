@@ -24,38 +24,45 @@ struct KernelSpec {
   int64_t n;
   bool inverse;
   Precision precision;
+  Isa isa = Isa::Scalar;
   std::string name() const {
-    return fmt::format("k{}_{}_{}", n, inverse ? "inv" : "fwd", precision == Precision::Float ? "f" : "d");
+    return fmt::format("k{}_{}_{}_{}", n, inverse ? "inv" : "fwd", precision == Precision::Float ? "f" : "d",
+                       isa_name(isa));
   }
 };
 
-std::vector<KernelSpec> all_variants(const std::vector<int64_t> &sizes) {
+std::vector<KernelSpec> all_variants(const std::vector<int64_t> &sizes, Isa isa = Isa::Scalar) {
   std::vector<KernelSpec> out;
   for (int64_t n : sizes)
     for (bool inverse : {false, true})
-      for (Precision p : {Precision::Double, Precision::Float}) out.push_back({n, inverse, p});
+      for (Precision p : {Precision::Double, Precision::Float}) out.push_back({n, inverse, p, isa});
   return out;
 }
 
-// Input in [-1, 1)^2, in memory that is deliberately not 16-byte aligned (malloc + one real).
+// Memory at a given byte offset from a 64-byte boundary: kernels must accept any pointer
+// malloc could return, and offsets 8 and 16 break every vector alignment.
 template <class T>
 struct Misaligned {
   std::unique_ptr<T[]> storage;
   T *data;
-  explicit Misaligned(std::size_t reals) : storage(new T[reals + 1]), data(storage.get() + 1) {}
+  Misaligned(std::size_t reals, std::size_t offset_bytes) : storage(new T[reals + 32]) {
+    auto address = reinterpret_cast<std::uintptr_t>(storage.get());
+    std::uintptr_t aligned = (address + 63) / 64 * 64;
+    data = reinterpret_cast<T *>(aligned + offset_bytes);
+  }
 };
 
 // The worst error seen in a test, in units of eps * log2(n), reported at its end.
 double worst_error_in_eps = 0;
 
 template <class T>
-void check_kernel(const test::SharedObject &lib, const KernelSpec &k) {
-  SCOPED_TRACE(k.name());
+void check_kernel(const test::SharedObject &lib, const KernelSpec &k, std::size_t x_offset, std::size_t y_offset) {
+  SCOPED_TRACE(fmt::format("{} (x at 64k+{}, y at 64k+{} bytes)", k.name(), x_offset, y_offset));
   auto *kernel = lib.symbol<void(T *, const T *)>(k.name());
   std::size_t n = std::size_t(k.n);
   std::mt19937_64 rng(std::uint64_t(k.n) * 7919u + k.inverse);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Misaligned<T> x(2 * n), y(2 * n);
+  Misaligned<T> x(2 * n, x_offset), y(2 * n, y_offset);
   std::vector<std::complex<T>> input(n);
   for (std::size_t i = 0; i < n; ++i) {
     input[i] = {T(uniform(rng)), T(uniform(rng))};
@@ -100,22 +107,31 @@ void check_kernel(const test::SharedObject &lib, const KernelSpec &k) {
 
 void generate_compile_and_check(const std::vector<KernelSpec> &kernels, const std::string &flags = "-O1") {
   test::TempDir dir("splgen-kernels");
-  std::vector<std::string> sources;
+  std::string unity;
   for (const KernelSpec &k : kernels) {
     GenOptions options;
     options.name = k.name();
     options.precision = k.precision;
     options.inverse = k.inverse;
+    options.isa = k.isa;
     PipelineResult r = run_pipeline(fmt::format("DFT({})", k.n), options);
-    sources.push_back(dir.write(k.name() + ".cpp", r.source));
+    unity += fmt::format("#include \"{}\"\n", dir.write(k.name() + ".cpp", r.source));
   }
-  test::SharedObject lib(test::compile_shared_object(sources, dir.file("kernels.so"), "", flags));
+  // One translation unit: generated files must compile together, and the intrinsics
+  // headers are parsed once rather than once per kernel.
+  std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "", flags);
+  for (const KernelSpec &k : kernels)
+    if (!host_supports(k.isa))
+      GTEST_SKIP() << "compiled; not run: this CPU cannot run " << isa_name(k.isa) << " code";
+  test::SharedObject lib(so);
   worst_error_in_eps = 0;
   for (const KernelSpec &k : kernels) {
-    if (k.precision == Precision::Float)
-      check_kernel<float>(lib, k);
-    else
-      check_kernel<double>(lib, k);
+    for (auto [x_offset, y_offset] : {std::pair<std::size_t, std::size_t>{8, 16}, {16, 8}}) {
+      if (k.precision == Precision::Float)
+        check_kernel<float>(lib, k, x_offset, y_offset);
+      else
+        check_kernel<double>(lib, k, x_offset, y_offset);
+    }
   }
   std::printf("worst relative RMS error: %.3f eps*log2(n)\n", worst_error_in_eps);
 }
@@ -151,6 +167,29 @@ TEST(Kernels, PrimesAndPrimeFactors) {
 TEST(Kernels, OptimisedBuild) {  // the flags a user would build with
   generate_compile_and_check(all_variants({8, 60, 64, 1024}), "-O3 -march=native");
 }
+
+// The SIMD backends: every size of the lists above, through the vectorised loops.
+class SimdKernels : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(SimdKernels, Sizes1To64) { generate_compile_and_check(all_variants(range(1, 64), GetParam())); }
+TEST_P(SimdKernels, Sizes65To128) { generate_compile_and_check(all_variants(range(65, 128), GetParam())); }
+TEST_P(SimdKernels, PowersOfTwo2e8To2e14) {
+  generate_compile_and_check(all_variants({256, 512, 1024, 2048, 4096, 8192, 16384}, GetParam()));
+}
+TEST_P(SimdKernels, PowersOfTwo2e15To2e20) {
+  generate_compile_and_check(all_variants({1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20}, GetParam()));
+}
+TEST_P(SimdKernels, CompositesAndPrimes) {
+  generate_compile_and_check(all_variants({144, 150, 192, 243, 360, 625, 1000, 1536, 3000, 3072, 6561, 10000, 30030,
+                                           131, 257, 509, 1009, 2 * 131, 3 * 257, 64 * 37},
+                                          GetParam()));
+}
+TEST_P(SimdKernels, OptimisedBuild) {
+  generate_compile_and_check(all_variants({8, 12, 60, 64, 100, 1000, 1024, 3072}, GetParam()), "-O3 -march=native");
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, SimdKernels, ::testing::Values(Isa::Sse2, Isa::Avx2, Isa::Avx512),
+                         [](const ::testing::TestParamInfo<Isa> &info) { return isa_name(info.param); });
 
 TEST(Kernels, SameInputSameBytes) {
   for (const char *spec : {"DFT(48)", "DFT(1024)", "DFT(97)"}) {

@@ -1,0 +1,140 @@
+#include "backends/simd/simd_isa.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace splgen::simd {
+
+namespace {
+bool is_double(const VectorKind &k) { return k.precision == Precision::Double; }
+std::string prefix(const VectorKind &k) {
+  switch (k.bits()) {
+    case 128: return "_mm_";
+    case 256: return "_mm256_";
+    case 512: return "_mm512_";
+  }
+  throw std::invalid_argument(fmt::format("no vector registers of {} bits", k.bits()));
+}
+}  // namespace
+
+std::string VectorKind::type() const {
+  return fmt::format("__m{}{}", bits(), is_double(*this) ? "d" : "");
+}
+
+std::string VectorKind::op(const std::string &name) const {
+  return prefix(*this) + name + (is_double(*this) ? "_pd" : "_ps");
+}
+
+std::string VectorKind::suffix() const { return fmt::format("{}{}", is_double(*this) ? "d" : "f", lanes); }
+
+std::string VectorKind::negate(const std::string &a) const {
+  if (bits() == 512) {  // AVX-512F has no floating-point xor (that is AVX-512DQ)
+    std::string si = is_double(*this) ? "pd" : "ps";
+    return fmt::format("_mm512_castsi512_{0}(_mm512_xor_si512(_mm512_cast{0}_si512({1}), _mm512_cast{0}_si512({2})))",
+                       si, a, broadcast(is_double(*this) ? "-0.0" : "-0.0f"));
+  }
+  return fmt::format("{}({}, {})", op("xor"), a, broadcast(is_double(*this) ? "-0.0" : "-0.0f"));
+}
+
+std::string VectorKind::broadcast(const std::string &scalar) const { return fmt::format("{}({})", op("set1"), scalar); }
+
+std::string target_attribute(Isa isa) {
+  switch (isa) {
+    case Isa::Scalar: return "";
+    case Isa::Sse2: return "__attribute__((target(\"sse2\")))";
+    case Isa::Avx2: return "__attribute__((target(\"avx2,fma\")))";
+    case Isa::Avx512: return "__attribute__((target(\"avx512f,avx2,fma\")))";
+  }
+  return "";
+}
+
+namespace {
+
+// Pointer parameter lists: "const double *p0, ..., const double *p3".
+std::string params(const std::string &type, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += fmt::format("{}{} *p{}", i ? ", " : "", type, i);
+  return s;
+}
+
+// 128-bit register holding whole complex elements: double c_a | c_b, or float c_a c_b | c_c c_d.
+std::string load128(bool dbl, int a, int b) {
+  if (dbl) return fmt::format("_mm_loadu_pd(p{})", a);
+  return fmt::format("_mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p{}), (const __m64 *)p{})", a, b);
+}
+
+std::string store128(bool dbl, const std::string &v, int a, int b) {
+  if (dbl) return fmt::format("  _mm_storeu_pd(p{}, {});\n", a, v);
+  return fmt::format("  _mm_storel_pi((__m64 *)p{0}, {2});\n  _mm_storeh_pi((__m64 *)p{1}, {2});\n", a, b, v);
+}
+
+}  // namespace
+
+// Lane order: 128-bit chunk j of register A holds the complex elements of lanes
+// 2j*c .. (2j+1)*c - 1 and chunk j of B the next c lanes (c = complex elements per chunk:
+// 1 double, 2 float); an in-chunk unpack (double) or shuffle (float) then separates real and
+// imaginary parts into lanes in natural order.
+std::string VectorKind::helpers(const std::string &target) const {
+  const bool dbl = is_double(*this);
+  const std::string real = dbl ? "double" : "float", V = type();
+  const int per_chunk = dbl ? 1 : 2, chunks = bits() / 128;
+  std::string guard = fmt::format("SPLGEN_SIMD_HELPERS_{}", suffix());
+  std::string out = fmt::format("#ifndef {0}\n#define {0}\n", guard);
+  std::string attrs = "static inline __attribute__((always_inline)) " + target + (target.empty() ? "" : " ");
+
+  // chunk j of A: lanes (2j)*c ..; of B: lanes (2j+1)*c ..
+  auto chunk = [&](int j, int which) {
+    int first = (2 * j + which) * per_chunk;
+    return load128(dbl, first, first + 1);
+  };
+  auto build = [&](int which) {
+    std::string c128 = dbl ? "__m128d" : "__m128";
+    if (chunks == 1) return chunk(0, which);
+    std::string s = dbl ? "pd" : "ps";
+    if (chunks == 2)
+      return fmt::format("_mm256_insertf128_{0}(_mm256_cast{0}128_{0}256({1}), {2}, 1)", s, chunk(0, which), chunk(1, which));
+    std::string ins = dbl ? "_mm512_insertf64x2" : "_mm512_insertf32x4";
+    if (dbl) {  // AVX-512F has no insertf64x2: build 256-bit halves
+      std::string lo = fmt::format("_mm256_insertf128_pd(_mm256_castpd128_pd256({}), {}, 1)", chunk(0, which), chunk(1, which));
+      std::string hi = fmt::format("_mm256_insertf128_pd(_mm256_castpd128_pd256({}), {}, 1)", chunk(2, which), chunk(3, which));
+      return fmt::format("_mm512_insertf64x4(_mm512_castpd256_pd512({}), {}, 1)", lo, hi);
+    }
+    std::string r = fmt::format("_mm512_castps128_ps512({})", chunk(0, which));
+    for (int j = 1; j < 4; ++j) r = fmt::format("{}({}, {}, {})", ins, r, chunk(j, which), j);
+    return r;
+  };
+  out += fmt::format("{}void {}({} &re, {} &im, {}) {{\n", attrs, load_helper(), V, V, params("const " + real, lanes));
+  out += fmt::format("  const {0} a = {1};\n  const {0} b = {2};\n", V, build(0), build(1));
+  if (dbl)
+    out += fmt::format("  re = {}(a, b);\n  im = {}(a, b);\n", op("unpacklo"), op("unpackhi"));
+  else
+    out += fmt::format("  re = {0}(a, b, _MM_SHUFFLE(2, 0, 2, 0));\n  im = {0}(a, b, _MM_SHUFFLE(3, 1, 3, 1));\n", op("shuffle"));
+  out += "}\n";
+
+  out += fmt::format("{}void {}({}, {} re, {} im) {{\n", attrs, store_helper(), params(real, lanes), V, V);
+  out += fmt::format("  const {0} a = {1}(re, im);\n  const {0} b = {2}(re, im);\n", V, op("unpacklo"), op("unpackhi"));
+  std::string c128 = dbl ? "__m128d" : "__m128";
+  for (int which = 0; which < 2; ++which) {
+    std::string v = which == 0 ? "a" : "b";
+    for (int j = 0; j < chunks; ++j) {
+      std::string part;
+      std::string s = dbl ? "pd" : "ps";
+      if (chunks == 1)
+        part = v;
+      else if (chunks == 2)
+        part = j == 0 ? fmt::format("_mm256_cast{}256_{}128({})", s, s, v) : fmt::format("_mm256_extractf128_{}({}, 1)", s, v);
+      else if (dbl)
+        part = fmt::format("_mm256_extractf128_pd(_mm512_extractf64x4_pd({}, {}), {})", v, j / 2, j % 2);
+      else
+        part = fmt::format("_mm512_extractf32x4_ps({}, {})", v, j);
+      int first = (2 * j + which) * per_chunk;
+      out += store128(dbl, part, first, first + 1);
+    }
+  }
+  out += "}\n";
+  out += fmt::format("#endif  // {}\n", guard);
+  return out;
+}
+
+}  // namespace splgen::simd

@@ -1,0 +1,38 @@
+// The intrinsics vocabulary of one vector register kind (128, 256 or 512 bits of double or
+// float, with or without FMA), and the split-complex load/store helpers printed into each
+// generated file: the one place that knows intrinsic names.
+//
+// Data in memory is interleaved complex (re, im, re, im, ...); in registers it is split: one
+// vector of real parts, one of imaginary parts, lane l holding iteration base + l. The helpers
+// convert between the two, each lane from its own address (L(2nu, 2) / L(2nu, nu) as
+// in-register shuffles): consecutive addresses are the contiguous case.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "generator/target/target.h"
+
+namespace splgen::simd {
+
+struct VectorKind {
+  Precision precision = Precision::Double;
+  int lanes = 1;    // real lanes per register
+  bool fma = false; // fused multiply-add available (AVX2 + FMA, AVX-512)
+
+  int bits() const { return lanes * (precision == Precision::Double ? 64 : 32); }
+  std::string type() const;                  // __m256d
+  std::string op(const std::string &name) const;  // op("add") -> _mm256_add_pd
+  std::string suffix() const;                // "d4": names the helpers of this kind
+  std::string load_helper() const { return "splgen_load_" + suffix(); }
+  std::string store_helper() const { return "splgen_store_" + suffix(); }
+  std::string negate(const std::string &a) const;
+  std::string broadcast(const std::string &scalar) const;
+  // Definitions of the load/store helpers, with an include guard so several kernels can share
+  // one translation unit; `target` is the function attribute text.
+  std::string helpers(const std::string &target) const;
+};
+
+// __attribute__((target("avx2,fma"))) for the ISA; empty for Scalar.
+std::string target_attribute(Isa isa);
+
+}  // namespace splgen::simd

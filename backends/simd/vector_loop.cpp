@@ -1,0 +1,213 @@
+#include "backends/simd/vector_loop.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace splgen::simd {
+namespace {
+
+class Printer {
+ public:
+  Printer(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth)
+      : loop_(loop), kind_(kind), names_(names), depth_(depth), var_(loop.loop->var) {}
+
+  std::string run() {
+    for (const StmtNode *s : loop_.statements)
+      if (s->kind == StmtKind::Assign) {
+        ++assigns_[s->scalar];
+        if (s->value->kind == ExprKind::Mul) mul_defs_[s->scalar] = s->value;
+      }
+    for (auto it = mul_defs_.begin(); it != mul_defs_.end();)
+      it = assigns_[it->first] == 1 ? std::next(it) : mul_defs_.erase(it);
+    // Pass 1 decides which multiplications fuse into their users; pass 2 prints.
+    for (const StmtNode *s : loop_.statements) count_uses(s->value), expr(s->value, true);
+    for (const StmtNode *s : loop_.statements) statement(*s);
+    flush_half_stores();
+    std::string v = var_name(var_.id);
+    std::string out = pad(depth_) + fmt::format("for (long {0} = 0; {0} < {1}; {0} += {2}) {{\n", v, var_.extent, kind_.lanes);
+    out += body_;
+    out += pad(depth_) + "}\n";
+    return out;
+  }
+
+ private:
+  static std::string pad(int depth) { return std::string(std::size_t(depth) * 2, ' '); }
+  void line(const std::string &s) { body_ += pad(depth_ + 1) + s + "\n"; }
+
+  bool assigned_here(int scalar) const { return assigns_.count(scalar) > 0; }
+
+  void count_uses(const Expr &e) {
+    if (!e) return;
+    if (e->kind == ExprKind::Scalar) ++uses_[e->scalar];
+    count_uses(e->a);
+    count_uses(e->b);
+  }
+
+  // The multiplication an operand stands for, when it can fuse into an add/subtract.
+  const ExprNode *fusable(const Expr &e) const {
+    if (!kind_.fma) return nullptr;
+    if (e->kind == ExprKind::Mul) return e.get();
+    if (e->kind == ExprKind::Scalar) {
+      auto it = mul_defs_.find(e->scalar);
+      if (it != mul_defs_.end()) return it->second.get();
+    }
+    return nullptr;
+  }
+
+  void note_fused(const Expr &operand, bool counting) {
+    if (counting && operand->kind == ExprKind::Scalar) ++fused_[operand->scalar];
+  }
+
+  // Per-lane pointers to the complex element `index` (lane l: the loop variable + l).
+  std::vector<std::string> lane_pointers(int buffer, const Idx &index) {
+    std::vector<std::string> out;
+    for (int l = 0; l < kind_.lanes; ++l)
+      out.push_back(names_.pointer(buffer, substitute(index, var_.id, Affine::var(var_) + l)));
+    return out;
+  }
+
+  static std::string join(const std::vector<std::string> &v) {
+    std::string s;
+    for (const std::string &t : v) s += (s.empty() ? "" : ", ") + t;
+    return s;
+  }
+
+  std::string load(const ExprNode &e) {
+    if (!uses_var(e.index, var_.id)) {  // the same element in every lane
+      std::string key = fmt::format("u{}:{}:{}", e.buffer, to_string(e.index), e.part);
+      auto it = loaded_.find(key);
+      if (it != loaded_.end()) return it->second;
+      std::string name = fmt::format("u{}", counter_++);
+      line(fmt::format("const {} {} = {};", kind_.type(), name, kind_.broadcast(names_.element(e.buffer, e.index, e.part))));
+      return loaded_[key] = name;
+    }
+    std::string key = fmt::format("{}:{}", e.buffer, to_string(e.index));
+    auto it = loaded_.find(key);
+    if (it == loaded_.end()) {
+      int k = counter_++;
+      std::string re = fmt::format("lr{}", k), im = fmt::format("li{}", k);
+      line(fmt::format("{} {}, {};", kind_.type(), re, im));
+      line(fmt::format("{}({}, {}, {});", kind_.load_helper(), re, im, join(lane_pointers(e.buffer, e.index))));
+      it = loaded_.emplace(key, re + "," + im).first;
+    }
+    std::size_t comma = it->second.find(',');
+    return e.part == 0 ? it->second.substr(0, comma) : it->second.substr(comma + 1);
+  }
+
+  std::string call(const std::string &op, const std::vector<std::string> &args) {
+    return kind_.op(op) + "(" + join(args) + ")";
+  }
+
+  // The vector expression for e; with counting, only records which multiplications fuse.
+  std::string expr(const Expr &e, bool counting) {
+    switch (e->kind) {
+      case ExprKind::Const: return counting ? "" : names_.vector_constant(e->value, kind_);
+      case ExprKind::Load: return counting ? "" : load(*e);
+      case ExprKind::Scalar: {
+        std::string s = fmt::format("s{}", e->scalar);
+        if (!assigned_here(e->scalar)) return kind_.broadcast(s);  // computed outside the loop
+        auto a = alias_.find(e->scalar);
+        return a != alias_.end() ? a->second : s;
+      }
+      case ExprKind::Neg: return kind_.negate(expr(e->a, counting));
+      case ExprKind::Mul: return call("mul", {expr(e->a, counting), expr(e->b, counting)});
+      case ExprKind::Add:
+      case ExprKind::Sub: {
+        bool add = e->kind == ExprKind::Add;
+        // a + m1*m2 and m1*m2 + a: fmadd; a - m1*m2: fnmadd; m1*m2 - a: fmsub
+        if (const ExprNode *m = fusable(e->b)) {
+          note_fused(e->b, counting);
+          return call(add ? "fmadd" : "fnmadd", {expr(m->a, counting), expr(m->b, counting), expr(e->a, counting)});
+        }
+        if (const ExprNode *m = fusable(e->a)) {
+          note_fused(e->a, counting);
+          return call(add ? "fmadd" : "fmsub", {expr(m->a, counting), expr(m->b, counting), expr(e->b, counting)});
+        }
+        return call(add ? "add" : "sub", {expr(e->a, counting), expr(e->b, counting)});
+      }
+    }
+    throw std::logic_error("print_vector_loop: bad expression");
+  }
+
+  void statement(const StmtNode &s) {
+    if (s.kind == StmtKind::Assign) {
+      if (mul_defs_.count(s.scalar) && fused_[s.scalar] == uses_[s.scalar]) return;  // every use fused
+      std::string value = expr(s.value, false);
+      if (s.value->kind == ExprKind::Load && assigns_[s.scalar] == 1) {
+        alias_[s.scalar] = value;  // a loaded register needs no copy
+        return;
+      }
+      bool once = assigns_[s.scalar] == 1;
+      if (!declared_.insert(s.scalar).second)
+        line(fmt::format("s{} = {};", s.scalar, value));
+      else
+        line(fmt::format("{}{} s{} = {};", once ? "const " : "", kind_.type(), s.scalar, value));
+      return;
+    }
+    if (s.kind != StmtKind::Store) throw std::logic_error("print_vector_loop: a vector loop body is straight-line code");
+    std::string value = expr(s.value, false);
+    std::string key = fmt::format("{}:{}", s.buffer, to_string(s.index));
+    auto it = half_stores_.find(key);
+    if (it == half_stores_.end() || it->second.part == s.part) {
+      if (it != half_stores_.end()) flush(it->second);  // the same part twice: the first one goes out now
+      std::string name = fmt::format("st{}", counter_++);
+      line(fmt::format("const {} {} = {};", kind_.type(), name, value));
+      half_stores_[key] = HalfStore{s.buffer, s.index, s.part, name};
+      return;
+    }
+    const HalfStore &other = it->second;
+    std::string re = other.part == 0 ? other.value : value, im = other.part == 0 ? value : other.value;
+    line(fmt::format("{}({}, {}, {});", kind_.store_helper(), join(lane_pointers(s.buffer, s.index)), re, im));
+    half_stores_.erase(it);
+  }
+
+  struct HalfStore {
+    int buffer;
+    Idx index;
+    int part;
+    std::string value;
+  };
+
+  // A real or imaginary part stored without its partner: lane by lane through memory.
+  void flush(const HalfStore &h) {
+    std::string real = kind_.precision == Precision::Double ? "double" : "float";
+    std::string tmp = fmt::format("lanes{}", counter_++);
+    line(fmt::format("alignas({}) {} {}[{}];", kind_.bits() / 8, real, tmp, kind_.lanes));
+    line(fmt::format("{}({}, {});", kind_.op("store"), tmp, h.value));
+    for (int l = 0; l < kind_.lanes; ++l)
+      line(fmt::format("{} = {}[{}];", names_.element(h.buffer, substitute(h.index, var_.id, Affine::var(var_) + l), h.part),
+                       tmp, l));
+  }
+
+  void flush_half_stores() {
+    for (auto &[key, h] : half_stores_) flush(h);
+    half_stores_.clear();
+  }
+
+  const VectorLoop &loop_;
+  const VectorKind &kind_;
+  ScalarNames &names_;
+  int depth_;
+  LoopVar var_;
+  std::string body_;
+  int counter_ = 0;
+  std::map<int, int> assigns_, uses_, fused_;
+  std::map<int, Expr> mul_defs_;
+  std::map<int, std::string> alias_;
+  std::map<std::string, std::string> loaded_;
+  std::map<std::string, HalfStore> half_stores_;
+  std::set<int> declared_;
+};
+
+}  // namespace
+
+std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth) {
+  if (!loop.loop || loop.loop->kind != StmtKind::For || loop.loop->vector_width != kind.lanes)
+    throw std::invalid_argument("print_vector_loop: not a vector loop of this width");
+  return Printer(loop, kind, names, depth).run();
+}
+
+}  // namespace splgen::simd

@@ -1,0 +1,32 @@
+// Prints one vectorised loop (For with vector_width > 1, see generator/lower/vectorize_loops.h)
+// as SIMD intrinsics: every scalar of the body becomes a vector whose lane l computes
+// iteration base + l; complex loads and stores go through the split-complex helpers of
+// simd_isa.h; a*b + c becomes a fused multiply-add where the ISA has one.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "backends/simd/simd_isa.h"
+#include "generator/ir/loops.h"
+
+namespace splgen::simd {
+
+// What the vector printer needs from the emitter that prints the rest of the kernel.
+class ScalarNames {
+ public:
+  virtual ~ScalarNames() = default;
+  virtual std::string pointer(int buffer, const Idx &index) = 0;            // "y + 2*i0 + 6"
+  virtual std::string element(int buffer, const Idx &index, int part) = 0;  // "x[2*i0 + 1]"
+  // A vector of v in every lane, declared once by the emitter at function scope.
+  virtual std::string vector_constant(double v, const VectorKind &kind) = 0;
+};
+
+struct VectorLoop {
+  const StmtNode *loop = nullptr;            // the For node
+  std::vector<const StmtNode *> statements;  // its body's live statements, in order
+};
+
+// The loop's text, indented by depth (two spaces a level).
+std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth);
+
+}  // namespace splgen::simd
