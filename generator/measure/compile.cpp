@@ -1,4 +1,4 @@
-#include "tests/support/kernel_loader.h"
+#include "generator/measure/compile.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <system_error>
 #include <utility>
 
-namespace splgen::test {
+namespace splgen::measure {
 
 std::string shell_quote(const std::string &s) {
   std::string q = "'";
@@ -51,6 +51,12 @@ bool have_program(const std::string &name) {
   std::string command = "command -v ";
   (command += shell_quote(name)) += " >/dev/null";
   return run_command(command).first == 0;
+}
+
+std::string compiler_version(const std::string &compiler) {
+  auto [code, output] = run_command((compiler.empty() ? default_compiler() : compiler) + " --version");
+  std::string first = output.substr(0, output.find('\n'));
+  return code == 0 && !first.empty() ? first : "unknown";
 }
 
 std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
@@ -144,4 +150,4 @@ std::string TempDir::write(const std::string &name, const std::string &contents)
   return p;
 }
 
-}  // namespace splgen::test
+}  // namespace splgen::measure
