@@ -53,6 +53,12 @@ bool have_program(const std::string &name) {
   return run_command(command).first == 0;
 }
 
+CompileError::CompileError(const std::string &command_, int status, const std::string &output_)
+    : std::runtime_error("compilation failed (exit status " + std::to_string(status) + "): " + command_ + "\n" +
+                         output_),
+      command(command_),
+      output(output_) {}
+
 std::string compiler_version(const std::string &compiler) {
   auto [code, output] = run_command((compiler.empty() ? default_compiler() : compiler) + " --version");
   std::string first = output.substr(0, output.find('\n'));
@@ -68,8 +74,7 @@ std::string compile_shared_object(const std::vector<std::string> &source_files, 
   (command += " -o ") += shell_quote(output_so);
   for (const std::string &s : source_files) (command += ' ') += shell_quote(s);
   auto [code, output] = run_command(command);
-  if (code != 0)
-    throw std::runtime_error("compilation failed (exit status " + std::to_string(code) + "): " + command + "\n" + output);
+  if (code != 0) throw CompileError(command, code, output);
   return output_so;
 }
 

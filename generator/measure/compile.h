@@ -7,16 +7,22 @@
 #pragma once
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace splgen::measure {
 
+// What compile_shared_object throws: what() holds the command line and the compiler's output.
+struct CompileError : std::runtime_error {
+  std::string command, output;
+  CompileError(const std::string &command, int status, const std::string &output);
+};
+
 // Compiles the sources into a shared object with
 //   COMPILER -shared -fPIC -Wall -Wextra -Werror FLAGS -o OUTPUT_SO SOURCES...
 // COMPILER defaults to $CXX, else "c++" (it may carry arguments, e.g. "ccache g++"); FLAGS is
-// inserted as written (split on spaces by the shell). Returns output_so. On failure throws
-// std::runtime_error whose message holds the command line and the compiler's output.
+// inserted as written (split on spaces by the shell). Returns output_so; throws CompileError.
 std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
                                   const std::string &compiler = "", const std::string &flags = "-O2");
 

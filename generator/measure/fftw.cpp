@@ -14,6 +14,8 @@ std::mutex &fftw_planner_mutex() {
   return m;
 }
 
+std::string fftw_version_string() { return fftw_version; }
+
 const char *fftw_effort_name(FftwEffort effort) {
   switch (effort) {
     case FftwEffort::Estimate: return "FFTW_ESTIMATE";
@@ -38,7 +40,8 @@ unsigned fftw_flags(FftwEffort effort) {
 
 FftwPlan::FftwPlan(Precision precision, std::int64_t n, int sign, FftwEffort effort, void *in, void *out)
     : precision_(precision) {
-  if (n < 1 || n > std::numeric_limits<int>::max()) throw std::invalid_argument("FFTW plan: bad size " + std::to_string(n));
+  if (n < 1 || n > std::numeric_limits<int>::max())
+    throw std::invalid_argument("FFTW plan: bad size " + std::to_string(n));
   if (sign != -1 && sign != 1) throw std::invalid_argument("FFTW plan: sign must be -1 or +1");
   const int direction = sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD;
   std::lock_guard<std::mutex> lock(fftw_planner_mutex());

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <mutex>
+#include <string>
 
 #include "generator/target/target.h"
 
@@ -10,6 +11,9 @@ namespace splgen::measure {
 
 // FFTW's planner is not thread-safe: every plan creation and destruction holds this lock.
 std::mutex &fftw_planner_mutex();
+
+// The library's own version string, e.g. "fftw-3.3.10-sse2-avx".
+std::string fftw_version_string();
 
 // FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT.
 enum class FftwEffort { Estimate, Measure, Patient };
