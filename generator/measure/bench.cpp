@@ -79,29 +79,40 @@ class AlignedBuffer {
   std::unique_ptr<T, Free> data_;
 };
 
-// FFTW's sign for the spec after --inverse: -1 for DFT(n), +1 for DFT(n,-1).
-int dft_sign(const Spl &spec) {
+// A spec to benchmark, checked before anything runs: its size and FFTW's sign for it.
+struct Target {
+  std::string spec;
+  std::int64_t n;
+  int sign;  // -1: DFT(n) (FFTW_FORWARD); +1: DFT(n,-1) (FFTW_BACKWARD)
+};
+
+// Only DFT(n) and DFT(n,-1) (after --inverse, as run_pipeline applies it) have an FFTW twin.
+Target check_target(const std::string &spec_text, bool inverse) {
+  const Spl spec = parse_formula(spec_text);
+  const std::int64_t n = spec->rows;
+  if (spec->kind == SplKind::DFT && (n < 2 || n > kMaxBenchSize))
+    throw FormulaError(fmt::format("bench needs a size from 2 to 2^24, not {} ({})", n, spec_text));
   if (spec->kind == SplKind::DFT) {
-    if (spec->b == 1 % spec->a) return -1;
-    if (spec->b == spec->a - 1) return 1;
+    const std::int64_t b = inverse ? (n - spec->b) % n : spec->b;
+    if (b == 1) return {spec_text, n, -1};
+    if (b == n - 1) return {spec_text, n, 1};
   }
-  throw FormulaError(fmt::format("bench compares with FFTW, so SPEC must be DFT(n) or DFT(n,-1), not {}", print(spec)));
+  throw FormulaError(
+      fmt::format("bench compares with FFTW, so SPEC must be DFT(n) or DFT(n,-1), not {}", print(spec)));
 }
 
 template <class T>
-BenchRow bench_size(const std::string &spec_text, const BenchOptions &o, const std::vector<Implementation> &impls,
+BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vector<Implementation> &impls,
                     const BenchProgress &say) {
-  const Spl parsed = parse_formula(spec_text);
-  const std::int64_t n = parsed->rows;
-  if (n < 2 || n > kMaxBenchSize)
-    throw FormulaError(fmt::format("bench needs a size from 2 to 2^24, not {} ({})", n, spec_text));
+  const std::string &spec_text = target.spec;
+  const std::int64_t n = target.n;
+  const int sign = target.sign;
   const std::size_t k = impls.size(), reals = 2 * std::size_t(n);
 
   // Every splgen kernel of this size goes into one shared object: one compiler run.
   auto start = Clock::now();
   TempDir dir("splgen-bench");
   std::vector<std::string> sources, symbols(k);
-  int sign = -1;
   for (std::size_t i = 0; i < k; ++i) {
     if (!impls[i].splgen) continue;
     GenOptions g;
@@ -111,7 +122,6 @@ BenchRow bench_size(const std::string &spec_text, const BenchOptions &o, const s
     g.inverse = o.inverse;
     g.rule_files = o.rule_files;
     PipelineResult r = run_pipeline(spec_text, g);
-    sign = dft_sign(r.spec);
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;
   }
@@ -177,18 +187,21 @@ BenchRow bench_size(const std::string &spec_text, const BenchOptions &o, const s
 
 BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
   BenchProgress say = progress ? progress : [](const std::string &) {};
-  std::vector<std::string> specs;
+  std::vector<Target> targets;
   if (!o.spec.empty()) {
-    specs.push_back(o.spec);
+    targets.push_back(check_target(o.spec, o.inverse));
   } else {
-    for (std::int64_t n : o.sizes) specs.push_back(fmt::format("DFT({})", n));
+    for (std::int64_t n : o.sizes) targets.push_back(check_target(fmt::format("DFT({})", n), o.inverse));
   }
+  // DFT(n,-1) is an inverse without --inverse; for n <= 2 both directions are one transform.
+  bool inverse = o.inverse;
+  if (!o.spec.empty() && targets[0].n > 2) inverse = targets[0].sign > 0;
   const std::string compiler = o.compiler.empty() ? default_compiler() : o.compiler;
   BenchResult result;
   result.implementations = bench_implementations(o);
   result.meta = {
       {"spec", o.spec.empty() ? "DFT(n)" : o.spec},
-      {"direction", o.inverse ? "inverse" : "forward"},
+      {"direction", inverse ? "inverse" : "forward"},
       {"isa", isa_name(o.isa)},
       {"precision", o.precision == Precision::Float ? "float" : "double"},
       {"cpu", cpu_model()},
@@ -200,12 +213,12 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
       {"splgen_version", SPLGEN_VERSION},
       {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
   };
-  for (std::size_t s = 0; s < specs.size(); ++s) {
-    say(fmt::format("[{}/{}] {}: ", s + 1, specs.size(), specs[s]));
+  for (std::size_t s = 0; s < targets.size(); ++s) {
+    say(fmt::format("[{}/{}] {}: ", s + 1, targets.size(), targets[s].spec));
     if (o.precision == Precision::Float)
-      result.rows.push_back(bench_size<float>(specs[s], o, result.implementations, say));
+      result.rows.push_back(bench_size<float>(targets[s], o, result.implementations, say));
     else
-      result.rows.push_back(bench_size<double>(specs[s], o, result.implementations, say));
+      result.rows.push_back(bench_size<double>(targets[s], o, result.implementations, say));
   }
   return result;
 }
