@@ -40,8 +40,8 @@ class BenchCliTest : public ::testing::Test {
 
   // A quick run of DFT(16): few repetitions, short samples, no FFTW_PATIENT.
   test::ProgramResult bench16(const std::string &isa, const std::vector<std::string> &more = {}) {
-    std::vector<std::string> args = {"bench", "DFT(16)",       "--isa", isa, "--reps", "3",
-                                     "--min-time-ms", "1", "--no-patient"};
+    std::vector<std::string> args = {"bench", "DFT(16)", "--isa", isa, "--reps", "3", "--min-time-ms", "1",
+                                     "--no-patient"};
     args.insert(args.end(), more.begin(), more.end());
     return splgen(args);
   }
