@@ -32,7 +32,7 @@ CLI::Validator sizes_validator() {
           return e.what();
         }
       },
-      "LIST");
+      "");
 }
 
 // A typo in --csv should not cost a long run: the directory must exist and be writable first.
@@ -86,7 +86,8 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_option("SPEC", a.spec, "Transform to benchmark, e.g. \"DFT(1024)\" (or give --sizes)");
   cmd->add_option("--sizes", a.sizes, "Sizes to benchmark DFT(n) at: A..B (A, 2A, 4A, ... B), a comma list, or both; "
                                       "any size may be written b^k, e.g. 2..2^20,12,60")
-      ->check(sizes_validator());
+      ->check(sizes_validator())
+      ->type_name("LIST");
   cmd->add_option("--isa", a.isa, "Instruction set of the splgen kernel (native: the best this CPU runs)")
       ->check(CLI::IsMember(isa_names()))
       ->capture_default_str();
