@@ -365,8 +365,8 @@ int run(int argc, char **argv) {
   if (list->parsed()) return cli::rules_list(o.rule_paths, o.functions);
   if (rew->parsed()) return cli::rewrite(o.spec, o.rule_files);
   if (bench->parsed()) return cli::run_bench(bench_args);
-  return report_error(
-      "a subcommand is required: gen, expand, lower, verify, rules, rewrite or bench (see 'splgen --help')",
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite or bench "
+                      "(see 'splgen --help')",
                       kExitUsage);
 }
 
