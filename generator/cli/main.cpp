@@ -5,6 +5,7 @@
 //   splgen verify FORMULA [--against SPEC]
 //   splgen rules check [PATH...] [--max-size N] | splgen rules list [PATH...] [--functions]
 //   splgen rewrite FORMULA [--rules FILE]
+//   splgen bench  [SPEC] [--sizes LIST] [--isa ISA] ... (generator/cli/bench_command.h)
 //   splgen --version
 // gen, expand, lower and rewrite take --rules FILE (repeatable): extra rules tried first.
 //
@@ -27,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "generator/cli/bench_command.h"
+#include "generator/cli/command_error.h"
 #include "generator/cli/rules_commands.h"
 #include "generator/expand/expand.h"
 #include "generator/expand/ruletree.h"
@@ -356,6 +359,9 @@ int run(int argc, char **argv) {
   add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
   add_rules(rew, o);
 
+  cli::BenchArgs bench_args;
+  CLI::App *bench = cli::add_bench_command(app, bench_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -370,7 +376,9 @@ int run(int argc, char **argv) {
   if (check->parsed()) return cli::rules_check(o.rule_paths, o.max_size);
   if (list->parsed()) return cli::rules_list(o.rule_paths, o.functions);
   if (rew->parsed()) return cli::rewrite(o.spec, o.rule_files);
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules or rewrite (see 'splgen --help')",
+  if (bench->parsed()) return cli::run_bench(bench_args);
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite or bench "
+                      "(see 'splgen --help')",
                       kExitUsage);
 }
 
@@ -388,6 +396,8 @@ int main(int argc, char **argv) {
   } catch (const rules::RuleSyntaxError &e) {
     return report_error(e.what(), kExitUsage);
   } catch (const CliError &e) {
+    return report_error(e.what(), e.exit_code);
+  } catch (const cli::CommandError &e) {
     return report_error(e.what(), e.exit_code);
   } catch (const std::bad_alloc &) {
     return report_error("out of memory", kExitInternal);

@@ -1,83 +1,20 @@
-// Test support: compile generated C++ into a shared object, load it, look up kernels.
-//
-//   splgen::test::TempDir dir;
-//   std::string so = splgen::test::compile_shared_object({dir.write("k.cpp", source)}, dir.file("k.so"));
-//   splgen::test::SharedObject lib(so);
-//   auto *kernel = lib.symbol<void(double *, const double *)>("splgen_dft16");
+// The tests' names for compiling and loading generated code, which lives in the core library
+// (generator/measure/compile.h) so that the benchmark and the search use it too.
 #pragma once
-#include <cstring>
-#include <filesystem>
-#include <string>
-#include <vector>
+#include "generator/measure/compile.h"
 
 namespace splgen::test {
 
-// Compiles the sources into a shared object with
-//   COMPILER -shared -fPIC -Wall -Wextra -Werror FLAGS -o OUTPUT_SO SOURCES...
-// COMPILER defaults to $CXX, else "c++" (it may carry arguments, e.g. "ccache g++"); FLAGS is
-// inserted as written (split on spaces by the shell). Returns output_so. On failure throws
-// std::runtime_error whose message holds the command line and the compiler's output.
-std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
-                                  const std::string &compiler = "", const std::string &flags = "-O2");
+using measure::compile_shared_object;
+using measure::default_compiler;
+using measure::have_program;
+using measure::SharedObject;
+using measure::shell_quote;
 
-// s quoted for /bin/sh: 'it'\''s'.
-std::string shell_quote(const std::string &s);
-
-// The compiler compile_shared_object uses when none is given: $CXX, else "c++".
-std::string default_compiler();
-
-// True when `command -v NAME` finds the program (for skipping tests that need g++ / clang++).
-bool have_program(const std::string &name);
-
-// A dlopen()ed shared object (RTLD_NOW | RTLD_LOCAL), closed at destruction. Move-only.
-class SharedObject {
+// A temporary directory named splgen-test-XXXXXX.
+class TempDir : public measure::TempDir {
  public:
-  explicit SharedObject(const std::string &path);  // throws std::runtime_error with dlerror()
-  SharedObject(SharedObject &&other) noexcept;
-  SharedObject &operator=(SharedObject &&other) noexcept;
-  SharedObject(const SharedObject &) = delete;
-  SharedObject &operator=(const SharedObject &) = delete;
-  ~SharedObject();
-
-  // The symbol's address; throws std::runtime_error if it is missing.
-  void *address(const std::string &name) const;
-
-  // symbol<void(double *, const double *)>("kernel"): a typed function (or object) pointer.
-  template <class F>
-  F *symbol(const std::string &name) const {
-    void *p = address(name);
-    F *typed;
-    static_assert(sizeof(typed) == sizeof(p));
-    std::memcpy(&typed, &p, sizeof p);  // object pointer -> function pointer, without a cast warning
-    return typed;
-  }
-
-  const std::string &path() const { return path_; }
-
- private:
-  void close();
-  void *handle_ = nullptr;
-  std::string path_;
-};
-
-// A fresh directory (mkdtemp under the system temporary directory), removed with its
-// contents at destruction. Move-only.
-class TempDir {
- public:
-  explicit TempDir(const std::string &prefix = "splgen-test");
-  TempDir(TempDir &&other) noexcept;
-  TempDir &operator=(TempDir &&other) noexcept;
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  ~TempDir();
-
-  const std::filesystem::path &path() const { return path_; }
-  std::string file(const std::string &name) const { return (path_ / name).string(); }  // path inside, not created
-  std::string write(const std::string &name, const std::string &contents) const;      // writes a file, returns its path
-
- private:
-  void remove();
-  std::filesystem::path path_;
+  explicit TempDir(const std::string &prefix = "splgen-test") : measure::TempDir(prefix) {}
 };
 
 }  // namespace splgen::test

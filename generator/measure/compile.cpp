@@ -1,4 +1,4 @@
-#include "tests/support/kernel_loader.h"
+#include "generator/measure/compile.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <system_error>
 #include <utility>
 
-namespace splgen::test {
+namespace splgen::measure {
 
 std::string shell_quote(const std::string &s) {
   std::string q = "'";
@@ -53,6 +53,18 @@ bool have_program(const std::string &name) {
   return run_command(command).first == 0;
 }
 
+CompileError::CompileError(const std::string &command_, int status, const std::string &output_)
+    : std::runtime_error("compilation failed (exit status " + std::to_string(status) + "): " + command_ + "\n" +
+                         output_),
+      command(command_),
+      output(output_) {}
+
+std::string compiler_version(const std::string &compiler) {
+  auto [code, output] = run_command((compiler.empty() ? default_compiler() : compiler) + " --version");
+  std::string first = output.substr(0, output.find('\n'));
+  return code == 0 && !first.empty() ? first : "unknown";
+}
+
 std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
                                   const std::string &compiler, const std::string &flags) {
   if (source_files.empty()) throw std::invalid_argument("compile_shared_object: no source files");
@@ -62,8 +74,7 @@ std::string compile_shared_object(const std::vector<std::string> &source_files, 
   (command += " -o ") += shell_quote(output_so);
   for (const std::string &s : source_files) (command += ' ') += shell_quote(s);
   auto [code, output] = run_command(command);
-  if (code != 0)
-    throw std::runtime_error("compilation failed (exit status " + std::to_string(code) + "): " + command + "\n" + output);
+  if (code != 0) throw CompileError(command, code, output);
   return output_so;
 }
 
@@ -144,4 +155,4 @@ std::string TempDir::write(const std::string &name, const std::string &contents)
   return p;
 }
 
-}  // namespace splgen::test
+}  // namespace splgen::measure

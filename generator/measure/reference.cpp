@@ -1,4 +1,4 @@
-#include "tests/support/reference.h"
+#include "generator/measure/reference.h"
 
 #include <fftw3.h>
 
@@ -8,15 +8,11 @@
 #include <mutex>
 #include <stdexcept>
 
-namespace splgen::test {
+#include "generator/measure/fftw.h"
+
+namespace splgen::measure {
 
 namespace {
-
-// FFTW's planner is not thread-safe; tests may call these helpers from several threads.
-std::mutex &planner_mutex() {
-  static std::mutex m;
-  return m;
-}
 
 void check_sign(int sign) {
   if (sign != -1 && sign != 1) throw std::invalid_argument("DFT sign must be -1 or +1");
@@ -79,14 +75,14 @@ std::vector<std::complex<long double>> fftwl_dft(const std::vector<std::complex<
   std::vector<fftwl_complex> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
   fftwl_plan plan;
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     plan = fftwl_plan_dft_1d(n, in.data(), out.data(), sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
   }
   std::memcpy(static_cast<void *>(in.data()), x.data(), sizeof(fftwl_complex) * std::size_t(n));
   fftwl_execute(plan);
   std::memcpy(static_cast<void *>(y.data()), out.data(), sizeof(fftwl_complex) * std::size_t(n));
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     fftwl_destroy_plan(plan);
   }
   return y;
@@ -110,14 +106,14 @@ std::vector<std::complex<double>> fftw_dft(const std::vector<std::complex<double
   }
   fftw_plan plan;
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     plan = fftw_plan_dft_1d(n, in, out, sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
   }
   std::memcpy(in, x.data(), sizeof(fftw_complex) * std::size_t(n));
   fftw_execute(plan);
   std::memcpy(static_cast<void *>(y.data()), out, sizeof(fftw_complex) * std::size_t(n));
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     fftw_destroy_plan(plan);
   }
   fftw_free(in);
@@ -139,14 +135,14 @@ std::vector<std::complex<float>> fftwf_dft(const std::vector<std::complex<float>
   }
   fftwf_plan plan;
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     plan = fftwf_plan_dft_1d(n, in, out, sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
   }
   std::memcpy(in, x.data(), sizeof(fftwf_complex) * std::size_t(n));
   fftwf_execute(plan);
   std::memcpy(static_cast<void *>(y.data()), out, sizeof(fftwf_complex) * std::size_t(n));
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     fftwf_destroy_plan(plan);
   }
   fftwf_free(in);
@@ -154,4 +150,4 @@ std::vector<std::complex<float>> fftwf_dft(const std::vector<std::complex<float>
   return y;
 }
 
-}  // namespace splgen::test
+}  // namespace splgen::measure

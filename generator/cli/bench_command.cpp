@@ -1,0 +1,158 @@
+#include "generator/cli/bench_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "generator/cli/command_error.h"
+#include "generator/measure/bench.h"
+#include "generator/measure/compile.h"
+#include "generator/measure/plot.h"
+#include "generator/measure/report.h"
+#include "generator/measure/sizes.h"
+#include "generator/target/target.h"
+
+namespace splgen::cli {
+
+namespace {
+
+CLI::Validator sizes_validator() {
+  return CLI::Validator(
+      [](std::string &value) -> std::string {
+        try {
+          measure::parse_sizes(value);
+          return "";
+        } catch (const measure::SizesError &e) {
+          return e.what();
+        }
+      },
+      "");
+}
+
+// A typo in --csv should not cost a long run: the directory must exist and be writable first.
+void check_writable(const std::string &option, const std::string &path) {
+  if (path.empty()) return;
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw CommandError(kExitOutput, fmt::format("{}: cannot write '{}': no writable directory '{}'", option, path,
+                                                dir.string()));
+}
+
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out)
+    throw CommandError(kExitOutput, fmt::format("cannot open '{}' for writing: {}", path, std::strerror(errno)));
+  out.write(text.data(), std::streamsize(text.size()));
+  out.close();
+  if (!out) throw CommandError(kExitOutput, fmt::format("cannot write '{}'", path));
+}
+
+// The compiler's first error line is the useful part of a failed compilation.
+std::string first_error(const std::string &output) {
+  std::size_t at = output.find("error");
+  std::size_t begin = at == std::string::npos ? 0 : output.rfind('\n', at);
+  begin = begin == std::string::npos || at == std::string::npos ? 0 : begin + 1;
+  return output.substr(begin, output.find('\n', begin) - begin);
+}
+
+measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
+  measure::BenchOptions o;
+  o.spec = a.spec;
+  if (!a.sizes.empty()) o.sizes = measure::parse_sizes(a.sizes);
+  o.precision = a.precision == "float" ? Precision::Float : Precision::Double;
+  o.isa = isa;
+  o.inverse = a.inverse;
+  o.rule_files = a.rule_files;
+  o.patient = !a.no_patient;
+  o.repetitions = a.reps;
+  o.min_sample_seconds = a.min_time_ms * 1e-3;
+  o.compiler = a.compiler;
+  o.flags = a.flags;
+  return o;
+}
+
+}  // namespace
+
+CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
+  CLI::App *cmd = app.add_subcommand("bench", "Time the kernel for SPEC, or DFT(n) for each of --sizes, against FFTW3");
+  cmd->add_option("SPEC", a.spec, "Transform to benchmark, e.g. \"DFT(1024)\" (or give --sizes)");
+  cmd->add_option("--sizes", a.sizes, "Sizes to benchmark DFT(n) at: A..B (A, 2A, 4A, ... B), a comma list, or both; "
+                                      "any size may be written b^k, e.g. 2..2^20,12,60")
+      ->check(sizes_validator())
+      ->type_name("LIST");
+  cmd->add_option("--isa", a.isa, "Instruction set of the splgen kernel (native: the best this CPU runs)")
+      ->check(CLI::IsMember(isa_names()))
+      ->capture_default_str();
+  cmd->add_option("--precision", a.precision, "Floating-point type of the kernels and FFTW plans (double or float)")
+      ->check(CLI::IsMember({"double", "float"}))
+      ->capture_default_str();
+  cmd->add_flag("--inverse", a.inverse, "Benchmark the inverse (unnormalised) transform against FFTW_BACKWARD");
+  cmd->add_option("--rules", a.rule_files, "Extra rule file, tried before the shipped rules (repeatable)")
+      ->type_name("FILE");
+  cmd->add_option("--reps", a.reps, "Timed repetitions per size; the median is reported (default 31, fewer above 2^14)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--min-time-ms", a.min_time_ms, "Each timed sample repeats the transform for at least this long")
+      ->check(CLI::Range(0.001, 10000.0))
+      ->capture_default_str();
+  cmd->add_flag("--no-patient", a.no_patient, "Skip the FFTW_PATIENT plans (their planning takes long)");
+  cmd->add_option("--compiler", a.compiler, "C++ compiler for the kernels (default $CXX, else c++)")->type_name("CXX");
+  cmd->add_option("--flags", a.flags, "Compiler flags for the kernels; write --flags=\"...\"")->capture_default_str();
+  cmd->add_option("--csv", a.csv, "Also write the results as CSV to FILE")->type_name("FILE");
+  cmd->add_option("--json", a.json, "Also write the results and metadata as JSON to FILE")->type_name("FILE");
+  cmd->add_option("--plot", a.plot, "Also write an SVG plot of Gflop/s against log2(n) to FILE")->type_name("FILE");
+  cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
+  return cmd;
+}
+
+int run_bench(const BenchArgs &a) {
+  if (a.spec.empty() == a.sizes.empty())
+    throw CommandError(kExitUsage, a.spec.empty() ? "bench needs SPEC or --sizes (see 'splgen bench --help')"
+                                                  : "bench takes SPEC or --sizes, not both");
+  const Isa isa = *parse_isa(a.isa);  // the option's check admits only known names
+  if (!host_supports(isa))
+    throw CommandError(kExitUsage, fmt::format("--isa {}: this CPU cannot run {} code (the best it runs is {})", a.isa,
+                                               isa_name(isa), isa_name(host_best_isa())));
+  check_writable("--csv", a.csv);
+  check_writable("--json", a.json);
+  check_writable("--plot", a.plot);
+
+  // Progress comes in pieces of one line per size; an error must not start mid-line.
+  bool line_open = false;
+  measure::BenchProgress progress = [&](const std::string &text) {
+    if (a.quiet) return;
+    std::cerr << text << std::flush;
+    line_open = !text.empty() && text.back() != '\n';
+  };
+  measure::BenchResult result;
+  try {
+    result = measure::run_bench(bench_options(a, isa), progress);
+  } catch (const measure::CompileError &e) {
+    if (line_open) std::cerr << std::endl;
+    // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.
+    bool users = !a.compiler.empty() || a.flags != BenchArgs{}.flags;
+    throw CommandError(users ? kExitUsage : kExitInternal,
+                       fmt::format("cannot compile the kernels: {}: {}", e.command, first_error(e.output)));
+  } catch (...) {
+    if (line_open) std::cerr << std::endl;
+    throw;
+  }
+
+  std::cout << measure::format_table(result);
+  if (!a.csv.empty()) write_file(a.csv, measure::format_csv(result));
+  if (!a.json.empty()) write_file(a.json, measure::format_json(result));
+  if (!a.plot.empty()) write_file(a.plot, measure::format_svg(result));
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw CommandError(kExitOutput, "cannot write to standard output");
+  return 0;
+}
+
+}  // namespace splgen::cli

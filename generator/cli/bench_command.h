@@ -1,0 +1,35 @@
+// splgen bench (docs/cli.md): splgen's kernels against FFTW3, size by size.
+//   splgen bench [SPEC] [--sizes LIST] [--isa ISA] [--precision double|float] [--inverse]
+//                [--rules FILE]... [--reps N] [--min-time-ms T] [--no-patient] [--compiler CXX]
+//                [--flags "..."] [--csv FILE] [--json FILE] [--plot FILE.svg] [--quiet]
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace splgen::cli {
+
+struct BenchArgs {
+  std::string spec;
+  std::string sizes;
+  std::string isa = "native";
+  std::string precision = "double";
+  bool inverse = false;
+  std::vector<std::string> rule_files;
+  int reps = 0;  // 0: by size
+  double min_time_ms = 0.5;
+  bool no_patient = false;
+  std::string compiler;
+  std::string flags = "-O3 -march=native";
+  std::string csv, json, plot;
+  bool quiet = false;
+};
+
+// Adds the subcommand and its options, stored into args.
+CLI::App *add_bench_command(CLI::App &app, BenchArgs &args);
+
+// Runs it; throws CommandError (command_error.h), ParseError or FormulaError on bad input.
+int run_bench(const BenchArgs &args);
+
+}  // namespace splgen::cli

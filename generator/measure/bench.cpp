@@ -1,0 +1,226 @@
+#include "generator/measure/bench.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "generator/ir/print.h"
+#include "generator/lower/pipeline.h"
+#include "generator/measure/compile.h"
+#include "generator/measure/machine.h"
+#include "generator/measure/reference.h"
+#include "generator/measure/sizes.h"
+#include "generator/measure/timer.h"
+#include "generator/parse/formula_parser.h"
+
+#ifndef SPLGEN_VERSION
+#define SPLGEN_VERSION "0"
+#endif
+
+namespace splgen::measure {
+
+int BenchResult::index(const std::string &id) const {
+  for (std::size_t i = 0; i < implementations.size(); ++i)
+    if (implementations[i].id == id) return int(i);
+  return -1;
+}
+
+std::string BenchResult::meta_value(const std::string &key) const {
+  for (const auto &[k, v] : meta)
+    if (k == key) return v;
+  return "";
+}
+
+double pseudo_gflops(std::int64_t n, double ns) { return 5.0 * double(n) * std::log2(double(n)) / ns; }
+
+int default_repetitions(std::int64_t n) {
+  if (n <= (std::int64_t(1) << 14)) return 31;
+  if (n <= (std::int64_t(1) << 18)) return 11;
+  return 5;
+}
+
+std::vector<Implementation> bench_implementations(const BenchOptions &o) {
+  std::vector<Implementation> out;
+  out.push_back({"splgen_" + isa_name(o.isa), "splgen " + isa_name(o.isa), true, o.isa});
+  if (o.isa != Isa::Scalar && o.scalar_baseline) out.push_back({"splgen_scalar", "splgen scalar", true, Isa::Scalar});
+  out.push_back({"fftw_measure", "FFTW_MEASURE", false, Isa::Scalar, FftwEffort::Measure});
+  if (o.patient) out.push_back({"fftw_patient", "FFTW_PATIENT", false, Isa::Scalar, FftwEffort::Patient});
+  return out;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Storage for 2n reals on a 64-byte boundary: every implementation gets the same alignment.
+template <class T>
+class AlignedBuffer {
+ public:
+  explicit AlignedBuffer(std::size_t count)
+      : data_(static_cast<T *>(std::aligned_alloc(64, (count * sizeof(T) + 63) / 64 * 64))) {
+    if (!data_) throw std::bad_alloc();
+  }
+  T *get() const { return data_.get(); }
+
+ private:
+  struct Free {
+    void operator()(T *p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> data_;
+};
+
+// A spec to benchmark, checked before anything runs: its size and FFTW's sign for it.
+struct Target {
+  std::string spec;
+  std::int64_t n;
+  int sign;  // -1: DFT(n) (FFTW_FORWARD); +1: DFT(n,-1) (FFTW_BACKWARD)
+};
+
+// Only DFT(n) and DFT(n,-1) (after --inverse, as run_pipeline applies it) have an FFTW twin.
+Target check_target(const std::string &spec_text, bool inverse) {
+  const Spl spec = parse_formula(spec_text);
+  const std::int64_t n = spec->rows;
+  if (spec->kind == SplKind::DFT && (n < 2 || n > kMaxBenchSize))
+    throw FormulaError(fmt::format("bench needs a size from 2 to 2^24, not {} ({})", n, spec_text));
+  if (spec->kind == SplKind::DFT) {
+    const std::int64_t b = inverse ? (n - spec->b) % n : spec->b;
+    if (b == 1) return {spec_text, n, -1};
+    if (b == n - 1) return {spec_text, n, 1};
+  }
+  throw FormulaError(
+      fmt::format("bench compares with FFTW, so SPEC must be DFT(n) or DFT(n,-1), not {}", print(spec)));
+}
+
+template <class T>
+BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vector<Implementation> &impls,
+                    const BenchProgress &say) {
+  const std::string &spec_text = target.spec;
+  const std::int64_t n = target.n;
+  const int sign = target.sign;
+  const std::size_t k = impls.size(), reals = 2 * std::size_t(n);
+
+  // Every splgen kernel of this size goes into one shared object: one compiler run.
+  auto start = Clock::now();
+  TempDir dir("splgen-bench");
+  std::vector<std::string> sources, symbols(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!impls[i].splgen) continue;
+    GenOptions g;
+    g.name = "splgen_bench_" + isa_name(impls[i].isa);
+    g.precision = o.precision;
+    g.isa = impls[i].isa;
+    g.inverse = o.inverse;
+    g.rule_files = o.rule_files;
+    PipelineResult r = run_pipeline(spec_text, g);
+    sources.push_back(dir.write(g.name + ".cpp", r.source));
+    symbols[i] = g.name;
+  }
+  SharedObject lib(compile_shared_object(sources, dir.file("kernels.so"), o.compiler, o.flags));
+  say(fmt::format("compiled {:.2f} s", seconds_since(start)));
+
+  // Buffers and plans; FFTW_MEASURE and _PATIENT scribble on the buffers, so inputs come after.
+  start = Clock::now();
+  std::vector<std::optional<AlignedBuffer<T>>> in(k), out(k);
+  std::vector<std::optional<FftwPlan>> plans(k);
+  std::vector<Workload> runs(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!impls[i].splgen && impls[i].effort == FftwEffort::Patient && n > kMaxPatientSize) continue;
+    in[i].emplace(reals);
+    out[i].emplace(reals);
+    T *x = in[i]->get(), *y = out[i]->get();
+    if (impls[i].splgen) {
+      auto *kernel = lib.symbol<void(T *, const T *)>(symbols[i]);
+      runs[i] = [kernel, x, y](std::int64_t times) {
+        for (std::int64_t t = 0; t < times; ++t) kernel(y, x);
+      };
+    } else {
+      const FftwPlan &plan = plans[i].emplace(o.precision, n, sign, impls[i].effort, x, y);
+      runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
+    }
+  }
+  say(fmt::format(", planned {:.2f} s", seconds_since(start)));
+
+  // One random input for all; each result against the long-double reference.
+  start = Clock::now();
+  std::mt19937_64 rng{std::uint64_t(n)};
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<std::complex<T>> input(reals / 2), output(reals / 2);
+  for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
+  const auto reference = accurate_dft(convert<long double>(input), sign);
+  BenchRow row;
+  row.n = n;
+  row.spec = spec_text;
+  row.repetitions = o.repetitions > 0 ? o.repetitions : default_repetitions(n);
+  row.ns.assign(k, kNaN);
+  row.error.assign(k, kNaN);
+  std::vector<Workload> active;
+  std::vector<std::size_t> active_index;
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!runs[i]) continue;
+    std::copy_n(reinterpret_cast<const T *>(input.data()), reals, in[i]->get());
+    runs[i](1);
+    std::copy_n(out[i]->get(), reals, reinterpret_cast<T *>(output.data()));
+    row.error[i] = relative_rms_error(output, reference);
+    active.push_back(runs[i]);
+    active_index.push_back(i);
+  }
+  say(fmt::format(", checked {:.2f} s", seconds_since(start)));
+
+  start = Clock::now();
+  std::vector<Timing> timings = time_interleaved(active, {row.repetitions, o.min_sample_seconds});
+  for (std::size_t j = 0; j < active.size(); ++j) row.ns[active_index[j]] = timings[j].median_ns;
+  say(fmt::format(", timed {:.2f} s\n", seconds_since(start)));
+  return row;
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
+  BenchProgress say = progress ? progress : [](const std::string &) {};
+  std::vector<Target> targets;
+  if (!o.spec.empty()) {
+    targets.push_back(check_target(o.spec, o.inverse));
+  } else {
+    for (std::int64_t n : o.sizes) targets.push_back(check_target(fmt::format("DFT({})", n), o.inverse));
+  }
+  // DFT(n,-1) is an inverse without --inverse; for n <= 2 both directions are one transform.
+  bool inverse = o.inverse;
+  if (!o.spec.empty() && targets[0].n > 2) inverse = targets[0].sign > 0;
+  const std::string compiler = o.compiler.empty() ? default_compiler() : o.compiler;
+  BenchResult result;
+  result.implementations = bench_implementations(o);
+  result.meta = {
+      {"spec", o.spec.empty() ? "DFT(n)" : o.spec},
+      {"direction", inverse ? "inverse" : "forward"},
+      {"isa", isa_name(o.isa)},
+      {"precision", o.precision == Precision::Float ? "float" : "double"},
+      {"cpu", cpu_model()},
+      {"compiler", compiler},
+      {"compiler_version", compiler_version(compiler)},
+      {"flags", o.flags},
+      {"fftw_version", fftw_version_string()},
+      {"date", utc_timestamp()},
+      {"splgen_version", SPLGEN_VERSION},
+      {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
+  };
+  for (std::size_t s = 0; s < targets.size(); ++s) {
+    say(fmt::format("[{}/{}] {}: ", s + 1, targets.size(), targets[s].spec));
+    if (o.precision == Precision::Float)
+      result.rows.push_back(bench_size<float>(targets[s], o, result.implementations, say));
+    else
+      result.rows.push_back(bench_size<double>(targets[s], o, result.implementations, say));
+  }
+  return result;
+}
+
+}  // namespace splgen::measure

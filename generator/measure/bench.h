@@ -1,0 +1,82 @@
+// splgen's kernels against FFTW3, size by size (DESIGN.md, "Measuring"): each kernel is
+// generated, compiled into a shared object and loaded; FFTW plans of the same precision are
+// made in this process; all are checked against a long-double reference once, then timed
+// interleaved (timer.h). `splgen bench` prints the result (report.h); the search reuses it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "generator/measure/fftw.h"
+#include "generator/target/target.h"
+
+namespace splgen::measure {
+
+// FFTW_PATIENT planning takes minutes beyond this size; larger sizes are compared with
+// FFTW_MEASURE only.
+constexpr std::int64_t kMaxPatientSize = std::int64_t(1) << 16;
+
+struct BenchOptions {
+  std::string spec;                  // one spec ("DFT(1024)"); empty: "DFT(n)" for each of sizes
+  std::vector<std::int64_t> sizes;
+  Precision precision = Precision::Double;
+  Isa isa = Isa::Scalar;
+  bool inverse = false;
+  std::vector<std::string> rule_files;
+  bool scalar_baseline = true;       // also time the scalar backend (when isa is not Scalar)
+  bool patient = true;               // also time FFTW_PATIENT plans, up to kMaxPatientSize
+  int repetitions = 0;               // 0: default_repetitions(n)
+  double min_sample_seconds = 5e-4;  // how long one timed sample runs at least
+  std::string compiler;              // empty: default_compiler() ($CXX, else c++)
+  std::string flags = "-O3 -march=native";
+};
+
+// One timed implementation: id for machines ("splgen_avx2", "fftw_measure"), label for people
+// ("splgen avx2", "FFTW_MEASURE"); a splgen kernel of an isa, or an FFTW plan of an effort.
+struct Implementation {
+  std::string id, label;
+  bool splgen = true;
+  Isa isa = Isa::Scalar;
+  FftwEffort effort = FftwEffort::Measure;
+};
+
+struct BenchRow {
+  std::int64_t n = 0;
+  std::string spec;            // what was generated, e.g. "DFT(1024)"
+  int repetitions = 0;
+  std::vector<double> ns;      // median time per transform, per implementation; NaN: not run
+  std::vector<double> error;   // relative RMS error against the long-double reference; NaN: not run
+};
+
+struct BenchResult {
+  // What the run was, for reports: spec ("DFT(n)" for --sizes), direction, isa, precision,
+  // CPU, compiler and its version, flags, date, splgen version.
+  std::vector<std::pair<std::string, std::string>> meta;
+  std::vector<Implementation> implementations;
+  std::vector<BenchRow> rows;
+
+  int index(const std::string &id) const;  // of the implementation; -1 if not in this run
+  std::string meta_value(const std::string &key) const;  // "" if absent
+};
+
+// Pseudo-Gflop/s as in benchFFT: 5 n log2(n) / t(ns). NaN for NaN times.
+double pseudo_gflops(std::int64_t n, double ns);
+
+// Repetitions when the options leave it to us: many for small sizes, fewer where a sample
+// is one long transform.
+int default_repetitions(std::int64_t n);
+
+// The implementations a run with these options times, in column order:
+// splgen (isa), splgen scalar, FFTW_MEASURE, FFTW_PATIENT.
+std::vector<Implementation> bench_implementations(const BenchOptions &options);
+
+// Called with pieces of progress text; a piece ending in '\n' ends a size's line.
+using BenchProgress = std::function<void(const std::string &text)>;
+
+// Runs the whole comparison. Bad specs throw ParseError / FormulaError; a kernel that does not
+// compile throws std::runtime_error with the compiler's command line and output.
+BenchResult run_bench(const BenchOptions &options, const BenchProgress &progress = {});
+
+}  // namespace splgen::measure

@@ -1,0 +1,135 @@
+#include "generator/measure/report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace splgen::measure {
+
+double speed_ratio(const BenchRow &row, int i) { return row.ns[std::size_t(i)] / row.ns[0]; }
+
+std::vector<int> baselines(const BenchResult &result) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < result.implementations.size(); ++i)
+    if (!result.implementations[i].splgen) out.push_back(int(i));
+  return out;
+}
+
+namespace {
+
+// A number for a table cell, or "-" where there is none.
+std::string cell(double v, const char *format) {
+  return std::isfinite(v) ? fmt::format(fmt::runtime(format), v) : std::string("-");
+}
+
+std::string csv_field(const std::string &s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(); }
+
+std::string json_string(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      (out += '\\') += char(c);
+    else if (c < 0x20)
+      out += fmt::format("\\u{:04x}", int(c));
+    else
+      out += char(c);
+  }
+  return out + "\"";
+}
+
+std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string("null"); }
+
+// {"id": value, ...} over the implementations picked by `which`.
+template <class Value>
+std::string json_object(const BenchResult &result, const std::vector<int> &which, Value value) {
+  std::string out = "{";
+  for (std::size_t j = 0; j < which.size(); ++j)
+    out += fmt::format("{}{}: {}", j ? ", " : "", json_string(result.implementations[std::size_t(which[j])].id),
+                       json_number(value(which[j])));
+  return out + "}";
+}
+
+}  // namespace
+
+std::string format_table(const BenchResult &r) {
+  const std::vector<int> base = baselines(r);
+  const std::string &splgen = r.implementations.front().label;
+  std::string out = fmt::format("{} {}, {}: {} vs {} on {}; pseudo-Gflop/s, medians\n", r.meta_value("direction"),
+                                r.meta_value("spec"), r.meta_value("precision"), splgen, r.meta_value("fftw_version"),
+                                r.meta_value("cpu"));
+  std::vector<std::string> headers = {"n"};
+  for (const Implementation &impl : r.implementations) headers.push_back(impl.label);
+  for (int i : base) headers.push_back("vs " + r.implementations[std::size_t(i)].label.substr(5));  // "vs MEASURE"
+  headers.push_back("error");
+  std::vector<std::size_t> widths;
+  for (const std::string &h : headers) widths.push_back(std::max<std::size_t>(h.size(), 8));
+  auto line = [&](const std::vector<std::string> &cells) {
+    std::string text;
+    for (std::size_t c = 0; c < cells.size(); ++c) text += fmt::format("{}{:>{}}", c ? "  " : "", cells[c], widths[c]);
+    return text + "\n";
+  };
+  out += line(headers);
+  for (const BenchRow &row : r.rows) {
+    std::vector<std::string> cells = {fmt::format("{}", row.n)};
+    for (double ns : row.ns) cells.push_back(cell(pseudo_gflops(row.n, ns), "{:.2f}"));
+    for (int i : base) cells.push_back(cell(speed_ratio(row, i), "{:.2f}x"));
+    cells.push_back(cell(row.error[0], "{:.1e}"));
+    out += line(cells);
+  }
+  return out;
+}
+
+std::string format_csv(const BenchResult &r) {
+  const std::vector<int> base = baselines(r);
+  std::string out = "n,spec,repetitions";
+  for (const Implementation &impl : r.implementations)
+    out += fmt::format(",{0}_ns,{0}_gflops,{0}_error", impl.id);
+  for (int i : base) (out += ",ratio_vs_") += r.implementations[std::size_t(i)].id;
+  for (const auto &[key, value] : r.meta)
+    if (key != "spec") (out += ',') += key;  // each record has its own spec
+  out += "\n";
+  for (const BenchRow &row : r.rows) {
+    out += fmt::format("{},{},{}", row.n, csv_field(row.spec), row.repetitions);
+    for (std::size_t i = 0; i < row.ns.size(); ++i)
+      out += fmt::format(",{},{},{}", csv_number(row.ns[i]), csv_number(pseudo_gflops(row.n, row.ns[i])),
+                         csv_number(row.error[i]));
+    for (int i : base) (out += ',') += csv_number(speed_ratio(row, i));
+    for (const auto &[key, value] : r.meta)
+      if (key != "spec") (out += ',') += csv_field(value);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_json(const BenchResult &r) {
+  std::vector<int> all;
+  for (std::size_t i = 0; i < r.implementations.size(); ++i) all.push_back(int(i));
+  std::string out = "{\n  \"meta\": {";
+  for (std::size_t m = 0; m < r.meta.size(); ++m)
+    out += fmt::format("{}\n    {}: {}", m ? "," : "", json_string(r.meta[m].first), json_string(r.meta[m].second));
+  out += "\n  },\n  \"implementations\": [";
+  for (std::size_t i = 0; i < r.implementations.size(); ++i)
+    out += fmt::format("{}\n    {{\"id\": {}, \"label\": {}}}", i ? "," : "", json_string(r.implementations[i].id),
+                       json_string(r.implementations[i].label));
+  out += "\n  ],\n  \"rows\": [";
+  for (std::size_t k = 0; k < r.rows.size(); ++k) {
+    const BenchRow &row = r.rows[k];
+    out += fmt::format("{}\n    {{\"n\": {}, \"spec\": {}, \"repetitions\": {},", k ? "," : "", row.n,
+                       json_string(row.spec), row.repetitions);
+    out += "\n     \"ns\": " + json_object(r, all, [&](int i) { return row.ns[std::size_t(i)]; }) + ",";
+    out += "\n     \"gflops\": " +
+           json_object(r, all, [&](int i) { return pseudo_gflops(row.n, row.ns[std::size_t(i)]); }) + ",";
+    out += "\n     \"error\": " + json_object(r, all, [&](int i) { return row.error[std::size_t(i)]; }) + ",";
+    out += "\n     \"ratio\": " + json_object(r, baselines(r), [&](int i) { return speed_ratio(row, i); }) + "}";
+  }
+  return out + "\n  ]\n}\n";
+}
+
+}  // namespace splgen::measure
