@@ -83,10 +83,84 @@ Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, in
   }
 }
 
+namespace {
+
+// The first rule that rewrites g (as a whole) into something else, instantiated in place.
+std::optional<Sigma> apply_first_sigma(const Sigma &g, const std::vector<const Rule *> &rules, const Rule **applied) {
+  for (const Rule *rule : rules)
+    for (const Match &m : matches(*rule, g)) {
+      Sigma r;
+      try {
+        r = instantiate_sigma_in_place(rule->rhs, m, g->rows, g->cols, [](const Spl &part) {
+          return lower_to_sigma(part, LoweringHook{}, 2 * kRuleLoopVarBase);
+        });
+      } catch (const FormulaError &e) {
+        throw FormulaError(fmt::format("rule {}: {}", rule->name, e.what()));
+      }
+      if (print(r) == print(g)) continue;
+      if (applied) *applied = rule;
+      return r;
+    }
+  return std::nullopt;
+}
+
+Sigma with_sigma_children(const Sigma &s, std::vector<Sigma> kids) {
+  switch (s->kind) {
+    case SigmaKind::Compose: return sigma_compose(std::move(kids));
+    case SigmaKind::SumList: return sigma_sum_list(std::move(kids));
+    case SigmaKind::Sum: return sigma_sum(s->var, kids.at(0), s->mode);
+    default: return s;
+  }
+}
+
+// One step: the node, then (a composition) its contiguous sub-chains, longest first, then
+// its children, in pre-order.
+std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const Rule *> &rules, const Rule **applied) {
+  if (auto r = apply_first_sigma(s, rules, applied)) return r;
+  const std::vector<Sigma> &kids = s->children;
+  if (s->kind == SigmaKind::Compose && kids.size() > 2) {
+    for (std::size_t len = kids.size() - 1; len >= 2; --len)
+      for (std::size_t i = 0; i + len <= kids.size(); ++i) {
+        Sigma sub = sigma_compose(std::vector<Sigma>(kids.begin() + std::ptrdiff_t(i), kids.begin() + std::ptrdiff_t(i + len)));
+        if (auto r = apply_first_sigma(sub, rules, applied)) {
+          std::vector<Sigma> out(kids.begin(), kids.begin() + std::ptrdiff_t(i));
+          out.push_back(*r);
+          out.insert(out.end(), kids.begin() + std::ptrdiff_t(i + len), kids.end());
+          return sigma_compose(std::move(out));
+        }
+      }
+  }
+  for (std::size_t i = 0; i < kids.size(); ++i)
+    if (auto r = rewrite_sigma_once(kids[i], rules, applied)) {
+      std::vector<Sigma> out = kids;
+      out[i] = *r;
+      return with_sigma_children(s, std::move(out));
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> &rules, int max_steps) {
+  std::vector<const Rule *> sigma_rules;
+  for (const Rule *r : rules)
+    if (is_sigma_rule(*r)) sigma_rules.push_back(r);
+  Sigma current = renumber_loops(s);
+  for (int step = 0;; ++step) {
+    const Rule *applied = nullptr;
+    std::optional<Sigma> next = rewrite_sigma_once(current, sigma_rules, &applied);
+    if (!next) return current;
+    if (step >= max_steps)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rule {} still applies)",
+                                     max_steps, applied ? applied->name : "?"));
+    current = renumber_loops(*next);
+  }
+}
+
 Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
   std::vector<const Rule *> sigma_rules;
   for (const Rule *r : rules)
-    if (is_sigma_term(r->rhs)) sigma_rules.push_back(r);
+    if (is_sigma_term(r->rhs) && !is_sigma_rule(*r)) sigma_rules.push_back(r);
   // Rule sums are numbered from kRuleLoopVarBase and the parts they contain are renumbered
   // from 0, so the identities' own loops start above both: ids never clash along a nest.
   constexpr int kIdentityLoopVarBase = 2 * kRuleLoopVarBase;
@@ -111,7 +185,8 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
     }
     return std::nullopt;
   };
-  return renumber_loops(lower_to_sigma(f, sigma_rules.empty() ? LoweringHook{} : hook, kIdentityLoopVarBase));
+  Sigma lowered = renumber_loops(lower_to_sigma(f, sigma_rules.empty() ? LoweringHook{} : hook, kIdentityLoopVarBase));
+  return rewrite_sigma_to_fixpoint(lowered, rules);
 }
 
 }  // namespace splgen::rules
