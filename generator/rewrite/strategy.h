@@ -15,6 +15,10 @@
 // a subtree no rule matches anywhere goes to lower_to_sigma as a whole; otherwise tags are
 // passed through and *, (x), (+) lowered with lower_to_sigma's identities around the
 // children. The loop variables of the result are numbered 0, 1, ... (renumber_loops).
+// Then the rules with Sigma-SPL left sides rewrite the result (rewrite_sigma_to_fixpoint:
+// the same order as rewrite_to_fixpoint, over Sigma-SPL compositions and sums; a rule's
+// result is instantiated at the shape of what it matched, in place, and the whole is
+// renumbered after each step).
 #pragma once
 #include <optional>
 
