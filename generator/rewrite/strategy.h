@@ -12,6 +12,9 @@
 //
 // lower_with_rules: at each node (outermost first) the first rule with a Sigma-SPL right
 // side that matches lowers it, its formula variables and SPL parts lowered the same way;
+// failing that, the first contiguous sub-chain of a composition (longest first, left to
+// right; under a tag, of the tagged composition, with the rules for that tag) that a chain
+// rule matches is lowered by it, the factors before and after (tagged again) on their own;
 // a subtree no rule matches anywhere goes to lower_to_sigma as a whole; otherwise tags are
 // passed through and *, (x), (+) lowered with lower_to_sigma's identities around the
 // children. The loop variables of the result are numbered 0, 1, ... (renumber_loops).

@@ -161,6 +161,29 @@ TEST(SigmaRules, LoweringFusesTheExchangeBetweenTheStagesOfA1dDft) {
   expect_same_matrix(four, make_dft(256));
 }
 
+TEST(SigmaRules, LowerWithRulesTriesSubChainsOfCompositions) {
+  // An untagged chain rule (seed 004, table 2: (I_n (x) A_m) L^mn_n as one loop) matches the
+  // last two factors of a three-factor composition.
+  Rule stride_loop = parse_rule(
+      "rule stride_loop: (I(n) (x) A[m]) * L(m*n, n) => Sum(j < n) S(h(j*m, 1)) * A * G(h(j, n));");
+  ASSERT_TRUE(check_rule(stride_loop).ok);
+  Spl f = parse_formula("(DFT(4) (x) I(4)) * (I(4) (x) DFT(4)) * L(16, 4)");
+  EXPECT_NE(print(lower_to_sigma(f)).find("l(16, 4)"), std::string::npos) << print(lower_to_sigma(f));
+  Sigma s = lower_with_rules(f, {&stride_loop});
+  EXPECT_EQ(print(s).find("l(16"), std::string::npos) << print(s);
+  EXPECT_EQ(count(print(s), "G(h[16<-4](i1, 4))"), 1) << print(s);
+  expect_same_matrix(s, f);
+  // Under a tag: the first three factors are the (8) stage with twiddles, the last one (6);
+  // no rule matches the whole tagged composition, each part keeps the tag.
+  RuleLibrary lib = shipped_par();
+  std::vector<const Rule *> all = lib.all();
+  Spl g = parse_formula("par(2,4)[ T(64,8) * (I(8) (x) DFT(8)) * L(64,8) * (I(8) (x) DFT(8)) ]");
+  Sigma t = lower_with_rules(g, all);
+  EXPECT_EQ(count(print(t), "Sum_par("), 2) << print(t);
+  EXPECT_EQ(count(print(t), "G_dma(q[64<-32](i0, 2, 4))"), 1) << print(t);
+  expect_same_matrix(t, parse_formula("T(64,8) * (I(8) (x) DFT(8)) * L(64,8) * (I(8) (x) DFT(8))"));
+}
+
 TEST(SigmaRules, RewriteToFixpointIsBoundedAndNamesTheRule) {
   // A Sigma-SPL rule that always applies again (it swaps two equal-shaped factors).
   Rule loop = parse_rule("rule swap: (Sum(j < n) A) * (Sum(i < m) B) => (Sum(i < m) B) * (Sum(j < n) A);");
