@@ -74,6 +74,10 @@ int rewrite(const std::string &formula, const std::vector<std::string> &rule_fil
   for (const rules::RuleFile &file : shipped_rules().files()) library.add_file(file);
   std::vector<const rules::Rule *> formula_rules, sigma_rules;
   for (const rules::Rule *rule : library.all()) {
+    if (rules::is_sigma_rule(*rule)) {  // Sigma-SPL rewrites (the par composition rule ...)
+      sigma_rules.push_back(rule);
+      continue;
+    }
     if (rule->lhs.kind != rules::TermKind::Tagged) continue;  // the tag rules
     (rules::is_sigma_term(rule->rhs) ? sigma_rules : formula_rules).push_back(rule);
   }

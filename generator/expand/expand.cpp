@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -62,6 +63,17 @@ std::optional<std::vector<int64_t>> child_sizes(const rules::Term &t, const rule
   return out;
 }
 
+// Inside tiled(k) the DFT directly under the tag is split n x n with k | n: the tiled rules
+// (seed 001, (7), (8)) and its final 1D algorithm (19) are for I_n (x) A_n and A_n (x) I_n
+// with A_n = DFT_n, n a multiple of the tile size k. Other tags ask for no particular split.
+bool fits_tag(const std::optional<Tag> &tag, const std::vector<int64_t> &children, int64_t N) {
+  if (!tag || tag->kind != TagKind::Tiled) return true;
+  if (children.empty()) return false;
+  int64_t n = children.front(), k = tag->params.at(0);
+  return n * n == N && n % k == 0 &&
+         std::all_of(children.begin(), children.end(), [&](int64_t c) { return c == n; });
+}
+
 struct Choice {
   const rules::Rule *rule;
   rules::Match match;
@@ -79,7 +91,8 @@ class Expander {
  public:
   explicit Expander(const std::vector<const rules::Rule *> &rules) : rules_(rules) {}
 
-  RuletreePtr expand_nonterminal(const Spl &node) {
+  // `tag`: the tag of which node is the direct child, if any (a tag-aware choice).
+  RuletreePtr expand_nonterminal(const Spl &node, const std::optional<Tag> &tag) {
     auto tree = std::make_shared<Ruletree>();
     tree->node = node;
     for (const BreakdownRule &terminal : dft_breakdown_rules()) {
@@ -89,6 +102,7 @@ class Expander {
     }
     std::optional<Choice> best;
     double best_cost = 0;
+    bool best_fits = false;  // a choice the tag asks for beats any other
     for (const rules::Rule *rule : rules_) {
       for (rules::Match &m : rules::matches(*rule, node)) {
         // Rank by the child sizes read off the rule text; build the formula only when needed.
@@ -103,7 +117,9 @@ class Expander {
         bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
         if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
         double cost = choice_cost(c.children, node->a);
-        if (!best || cost < best_cost) best = std::move(c), best_cost = cost;
+        bool fits = fits_tag(tag, c.children, node->a);
+        if (!best || (fits && !best_fits) || (fits == best_fits && cost < best_cost))
+          best = std::move(c), best_cost = cost, best_fits = fits;
       }
     }
     if (best && !best->result) best->result = rules::instantiate_spl(best->rule->rhs, best->match);
@@ -119,15 +135,16 @@ class Expander {
     return tree;
   }
 
-  // Expands every DFT in f, recording a ruletree for each.
-  Spl expand_children(const Spl &f, std::vector<RuletreePtr> &trees) {
+  // Expands every DFT in f, recording a ruletree for each. `tag`: the tag f stands directly under.
+  Spl expand_children(const Spl &f, std::vector<RuletreePtr> &trees, const std::optional<Tag> &tag = std::nullopt) {
     if (f->kind == SplKind::DFT || f->kind == SplKind::DFTnd) {
-      trees.push_back(expand_nonterminal(f));
+      trees.push_back(expand_nonterminal(f, tag));
       return trees.back()->expanded;
     }
     if (f->children.empty()) return f;
+    std::optional<Tag> inner = f->kind == SplKind::Tagged ? std::optional<Tag>(f->tag) : std::nullopt;
     std::vector<Spl> kids;
-    for (const Spl &c : f->children) kids.push_back(expand_children(c, trees));
+    for (const Spl &c : f->children) kids.push_back(expand_children(c, trees, inner));
     return with_children(f, std::move(kids));
   }
 

@@ -74,6 +74,7 @@ struct fence_expr;
 struct compose_expr;
 struct sum_term;
 struct tagged_term;
+struct diag_term;
 
 // DFT(n), DFT(n, k), DFT(m x n [x ...] [, k])
 struct dft_term : x3::position_tagged {
@@ -115,7 +116,7 @@ struct access : x3::position_tagged {
 
 // A formula unit: an atom, a tagged formula, a sum, or a parenthesised formula.
 struct primary : x3::variant<dft_term, sized_atom, formula_var, function_call, access, x3::forward_ast<sum_term>,
-                             x3::forward_ast<tagged_term>, x3::forward_ast<fence_expr>> {
+                             x3::forward_ast<tagged_term>, x3::forward_ast<diag_term>, x3::forward_ast<fence_expr>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -170,6 +171,12 @@ struct tagged_term : x3::position_tagged {
   TagKind kind = TagKind::Vec;
   std::vector<size_expr> params;
   fence_expr body;
+};
+
+// Diag(D o f): the diagonal D read through the index function f (Sigma-SPL)
+struct diag_term : x3::position_tagged {
+  fence_expr source;
+  index_fn fn;
 };
 
 using formula = fence_expr;

@@ -25,6 +25,7 @@ BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::compose_expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::fence_expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::sum_term, mode, var, bound, body)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::tagged_term, kind, params, body)
+BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::diag_term, source, fn)
 
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::compare_tail, op, rhs)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::range_tail, lo, hi)

@@ -13,6 +13,7 @@
 //               | 'I' '(' size ')' | 'L' '(' size ',' size ')' | 'T' '(' size ',' size [',' size] ')'
 //               | ('G' | 'S' | 'G_dma' | 'S_dma') '(' indexfn ')'
 //               | ('Sum' | 'Sum_par' | 'Sum_stream') '(' var '<' size ')' compose
+//               | 'Diag' '(' formula 'o' indexfn ')'
 //               | tagname '(' size (',' size)* ')' '[' formula ']'
 //               | '@' name '(' [size (',' size)*] ')'
 //               | Var [ '[' size [',' size] ']' ]
@@ -175,6 +176,8 @@ struct formula_var_class : x3::annotate_on_success {};
 struct function_call_class : x3::annotate_on_success {};
 struct access_class : x3::annotate_on_success {};
 struct sum_class : x3::annotate_on_success {};
+struct diag_class : x3::annotate_on_success {};
+struct diag_of_class;
 struct tagged_class : x3::annotate_on_success {};
 struct unknown_tag_class;
 struct unknown_name_class;
@@ -234,6 +237,8 @@ const x3::rule<formula_var_class, rule_ast::formula_var> formula_var = "a formul
 const x3::rule<function_call_class, rule_ast::function_call> function_call = "a function call";
 const x3::rule<access_class, rule_ast::access> access = "a gather or scatter";
 const x3::rule<sum_class, rule_ast::sum_term> sum = "a sum";
+const x3::rule<diag_class, rule_ast::diag_term> diag = "a diagonal";
+const x3::rule<diag_of_class> diag_of = "'o'";
 const x3::rule<tagged_class, rule_ast::tagged_term> tagged = "a tagged formula";
 const x3::rule<unknown_tag_class> unknown_tag = "a tag";
 const x3::rule<unknown_name_class> unknown_name = "a known name";
@@ -307,6 +312,8 @@ const auto stride_def = keyword(lit('L')) >> x3::attr(rule_ast::sized_kind::stri
 const auto twiddle_def = keyword(lit('T')) >> x3::attr(rule_ast::sized_kind::twiddle) > '(' > args_2_3 > ')';
 const auto access_def = keyword(access_keywords) > '(' > index_fn > ')';
 const auto sum_def = keyword(sum_keywords) > '(' > loop_var > '<' > size_expr > ')' > compose;
+const auto diag_of_def = keyword(lit('o'));
+const auto diag_def = keyword(lit("Diag")) > '(' > formula > diag_of > index_fn > ')';
 const auto tagged_def = keyword(tag_keywords) > '(' > size_list > ')' > '[' > formula > ']';
 const auto function_call_def = lit('@') > function_name > '(' > -size_list > ')';
 const auto formula_var_def = var_name >> -('[' > args_1_2 > ']');
@@ -316,7 +323,7 @@ const auto open_paren = lit('(') - lit("(x)") - lit("(+)");
 const auto unknown_tag_def = x3::raw[lower_word >> &(open_paren | lit('['))][reject_tag];
 const auto unknown_name_def = x3::raw[upper_word >> &open_paren][reject_name];
 
-const auto primary_def = nesting_guard[dft | identity | stride | twiddle | access | sum | tagged | function_call |
+const auto primary_def = nesting_guard[dft | identity | stride | twiddle | access | sum | diag | tagged | function_call |
                                        unknown_name | formula_var | unknown_tag | ('(' > formula > ')')];
 
 // Operators, tightest first: postfix ', (x), (x)~, (+), *, |.
@@ -365,7 +372,7 @@ const auto single_rule_text_def = x3::expect[rule_core] > -lit(';') > end_of_inp
 BOOST_SPIRIT_DEFINE(integer, bad_integer, size_var, size_primary, size_power, size_unary, size_product_op, size_product,
                     size_sum_op, size_expr, size_list,
                     args_1, args_1_2, args_2, args_2_3, args_3, dims, loop_var, function_name, var_name, rule_name, index_fn,
-                    dft, identity, stride, twiddle, formula_var, function_call, access, sum, tagged, unknown_tag,
+                    dft, identity, stride, twiddle, formula_var, function_call, access, sum, diag, diag_of, tagged, unknown_tag,
                     unknown_name, primary, postfix, tensor, tile, dsum, compose, formula, compare_tail, range_tail,
                     relation_tail, relation, predicate, let_binding, condition, conditions, rule_core, rule_stmt,
                     name_list, ruleset, statement, end_of_file, end_of_input, rule_file_text, single_rule_text)

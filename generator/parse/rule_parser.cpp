@@ -1,8 +1,8 @@
 // parse_rule_file / parse_rule / load_rule_file (generator/rewrite/rule_parser.h): runs the X3
 // grammar of rule files (rule_grammar_def.h) over the text, then builds rules::RuleFile from
 // the AST: folds the operator chains, flattens the n-ary formula operators, attaches the
-// comment lines above each rule, and checks what the grammar cannot (tag arities,
-// Sigma-SPL only on right sides, unique names, bounded depth), reporting at the node.
+// comment lines above each rule, and checks what the grammar cannot (tag arities, a Sigma-SPL
+// left side binds each loop variable once, unique names, bounded depth), reporting at the node.
 #include "generator/rewrite/rule_parser.h"
 
 #include <fmt/format.h>
@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <set>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -77,6 +78,7 @@ class converter {
     r.pos = pos(node);
     r.comment = comment_above(r.pos.line);
     int depth = 0;
+    left_loops_.clear();
     rhs_ = false;
     r.lhs = term(node.lhs, depth);
     rhs_ = true;
@@ -344,10 +346,8 @@ class converter {
   }
 
   Term primary(const rule_ast::access &node, int &depth) {
-    static const char *const names[] = {"G", "S", "G_dma", "S_dma"};
     Term t;
     t.pos = pos(node);
-    right_side_only(names[int(node.kind)], t.pos);
     t.kind = node.kind == rule_ast::access_kind::gather || node.kind == rule_ast::access_kind::gather_dma
                  ? TermKind::Gather
                  : TermKind::Scatter;
@@ -364,9 +364,10 @@ class converter {
     t.kind = TermKind::Sum;
     t.pos = pos(node);
     t.mode = node.mode;
-    right_side_only(node.mode == SumMode::Plain ? "Sum" : node.mode == SumMode::Parallel ? "Sum_par" : "Sum_stream",
-                    t.pos);
     t.name = node.var;
+    // A match binds a left side's loop variables by name (the right side reuses them).
+    if (!rhs_ && !left_loops_.insert(t.name).second)
+      handler_.fail_at(t.pos, fmt::format("loop variable {} is bound twice on the left side", t.name));
     t.sizes.push_back(size(node.bound, t.pos));
     t.children.push_back(term(node.body, depth));
     check_depth(++depth, t.pos, "formula");
@@ -388,11 +389,19 @@ class converter {
     return t;
   }
 
-  Term primary(const x3::forward_ast<rule_ast::fence_expr> &fwd, int &depth) { return term(fwd.get(), depth); }
-
-  void right_side_only(const char *name, const SourcePos &at) const {
-    if (!rhs_) handler_.fail_at(at, fmt::format("{} is Sigma-SPL, allowed only on the right side of a rule", name));
+  Term primary(const x3::forward_ast<rule_ast::diag_term> &fwd, int &depth) {
+    const rule_ast::diag_term &node = fwd.get();
+    Term t;
+    t.kind = TermKind::Diag;
+    t.pos = pos(node);
+    t.fn.kind = node.fn.kind;
+    t.fn.args = sizes(node.fn.args, t.pos);
+    t.children.push_back(term(node.source, depth));
+    check_depth(++depth, t.pos, "formula");
+    return t;
   }
+
+  Term primary(const x3::forward_ast<rule_ast::fence_expr> &fwd, int &depth) { return term(fwd.get(), depth); }
 
   // ---------------------------------------------------------------- conditions
 
@@ -437,6 +446,7 @@ class converter {
 
   const error_handler_type &handler_;
   bool rhs_ = false;
+  std::set<std::string> left_loops_;  // loop variables of the left side being converted
 };
 
 // Runs a top-level rule of the grammar over `text`; every failure is a RuleSyntaxError.
@@ -627,6 +637,7 @@ const char *kind_name(TermKind kind) {
     case TermKind::Sum: return "Sum";
     case TermKind::Gather: return "Gather";
     case TermKind::Scatter: return "Scatter";
+    case TermKind::Diag: return "Diag";
   }
   return "?";
 }
@@ -662,6 +673,10 @@ void dump_term(std::string &out, const Term &t, int indent, const std::string &f
     case TermKind::Scatter:
       out += fmt::format(" {}{}({}({}))", t.kind == TermKind::Gather ? "G" : "S", t.dma ? "_dma" : "",
                          t.fn.kind == FnKind::H ? "h" : t.fn.kind == FnKind::Q ? "q" : "?", sizes_text(t.fn.args));
+      break;
+    case TermKind::Diag:
+      out += fmt::format(" o {}({})", t.fn.kind == FnKind::H ? "h" : t.fn.kind == FnKind::Q ? "q" : "?",
+                         sizes_text(t.fn.args));
       break;
     default: break;
   }

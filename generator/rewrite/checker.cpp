@@ -20,18 +20,52 @@ namespace {
 
 struct FormulaVarInfo {
   std::vector<SizeExpr> shape;  // {} when written without one anywhere
+  bool diagonal = false;        // the D of a Diag(D o f): a random diagonal
 };
 
-void collect(const Term &t, std::set<std::string> &sizes, std::map<std::string, FormulaVarInfo> &formulas) {
+// The size variables and formula variables of a left side (its loop variables are bound by
+// its sums, not enumerated).
+void collect(const Term &t, std::set<std::string> &sizes, std::map<std::string, FormulaVarInfo> &formulas,
+             std::set<std::string> &loops) {
   for (const SizeExpr &e : t.sizes) size_vars(e, sizes);
   if (t.has_root) size_vars(t.root, sizes);
   for (const SizeExpr &e : t.shape) size_vars(e, sizes);
   for (const SizeExpr &e : t.fn.args) size_vars(e, sizes);
+  if (t.kind == TermKind::Sum) loops.insert(t.name);
   if (t.kind == TermKind::FormulaVar) {
     FormulaVarInfo &info = formulas[t.name];
     if (info.shape.empty()) info.shape = t.shape;
   }
-  for (const Term &c : t.children) collect(c, sizes, formulas);
+  if (t.kind == TermKind::Diag && t.children.at(0).kind == TermKind::FormulaVar)
+    formulas[t.children[0].name].diagonal = true;
+  for (const Term &c : t.children) collect(c, sizes, formulas, loops);
+}
+
+Spl random_diagonal(int64_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<cplx> v(static_cast<std::size_t>(n));
+  for (cplx &x : v) x = cplx(2.0 + u(rng), u(rng));  // never 1: make_diag would make it I
+  return make_diag(std::move(v));
+}
+
+// The left side as a dense matrix: SPL, or (a Sigma-SPL pattern) Sigma-SPL at the shape it
+// fixes on its own.
+struct LeftSide {
+  Spl spl;
+  Sigma sigma;
+  int64_t rows = 0, cols = 0;
+};
+LeftSide instantiate_left(const Rule &rule, const Match &m) {
+  LeftSide l;
+  if (is_sigma_rule(rule)) {
+    auto [rows, cols] = sigma_shape(rule.lhs, m);
+    l.sigma = instantiate_sigma(rule.lhs, m, rows, cols, [](const Spl &part) { return lower_to_sigma(part); });
+    l.rows = rows, l.cols = cols;
+  } else {
+    l.spl = instantiate_spl(rule.lhs, m);
+    l.rows = l.spl->rows, l.cols = l.spl->cols;
+  }
+  return l;
 }
 
 // Every tuple of positive integers of the given length with product <= bound.
@@ -102,9 +136,10 @@ std::string unbound_variables(const Rule &rule, std::set<std::string> bound) {
 CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, int max_instances) {
   CheckResult res;
   res.rule = &rule;
-  std::set<std::string> size_names;
+  std::set<std::string> size_names, loop_names;
   std::map<std::string, FormulaVarInfo> formula_vars;
-  collect(rule.lhs, size_names, formula_vars);
+  collect(rule.lhs, size_names, formula_vars, loop_names);
+  for (const std::string &l : loop_names) size_names.erase(l);
   // The variables enumerated: size variables, then rows and columns of shapeless formulas.
   std::vector<std::string> names(size_names.begin(), size_names.end());
   for (const auto &[name, info] : formula_vars)
@@ -133,7 +168,7 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
   }
   std::mt19937 rng(options.seed);
   double spent = 0;
-  const bool sigma = is_sigma_term(rule.rhs);
+  const bool sigma = is_sigma_term(rule.rhs) || is_sigma_rule(rule);
   for (const std::vector<int64_t> &tuple : all) {
     if (res.instances >= max_instances) break;
     Match m;
@@ -171,42 +206,48 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
         shapes_ok = false;
         break;
       }
+      if (info.diagonal && r != c) {
+        shapes_ok = false;
+        break;
+      }
       shapes.push_back({r, c});
-      m.formulas[name] = stand_in(r, c);
+      m.formulas[name] = info.diagonal ? random_diagonal(r, rng) : stand_in(r, c);
     }
     if (!shapes_ok) continue;
-    Spl lhs;
+    LeftSide lhs;
     try {
-      lhs = instantiate_spl(rule.lhs, m);
+      lhs = instantiate_left(rule, m);
     } catch (const FormulaError &) {
       continue;  // not an instance (a root not coprime to its size, a stride not dividing ...)
+    } catch (const std::logic_error &) {
+      continue;  // Sigma-SPL whose index functions leave their ranges for these sizes
     }
-    if (lhs->rows > options.max_size || lhs->cols > options.max_size) continue;
+    if (lhs.rows > options.max_size || lhs.cols > options.max_size) continue;
     // The work of the dense checks grows like rows*cols*max(rows, cols); beyond the budget
     // only cheaper instances are compared (the first one always is).
     // (Sigma-SPL right sides cost about four times as much: their loop code is interpreted.)
-    double cost = double(lhs->rows) * double(lhs->cols) * double(std::max(lhs->rows, lhs->cols)) * (sigma ? 4 : 1);
+    double cost = double(lhs.rows) * double(lhs.cols) * double(std::max(lhs.rows, lhs.cols)) * (sigma ? 4 : 1);
     if (res.instances > 0 && spent + cost > kCheckBudget) continue;
     spent += cost;
     if (!formula_vars.empty()) {
       std::size_t i = 0;
       for (const auto &entry : formula_vars) {
-        m.formulas[entry.first] = random_dense(shapes[i].first, shapes[i].second, rng);
+        if (!entry.second.diagonal) m.formulas[entry.first] = random_dense(shapes[i].first, shapes[i].second, rng);
         ++i;
       }
       try {
-        lhs = instantiate_spl(rule.lhs, m);
+        lhs = instantiate_left(rule, m);
       } catch (const FormulaError &) {
         continue;
       }
     }
     ++res.instances;
     try {
-      Matrix want = to_dense(lhs);
+      Matrix want = lhs.spl ? to_dense(lhs.spl) : to_dense(lhs.sigma);
       double tol = 1e-8 * std::max(1.0, frobenius(want));
       std::vector<std::pair<const char *, Matrix>> got;
       if (sigma) {
-        Sigma s = instantiate_sigma(rule.rhs, m, lhs->rows, lhs->cols, [](const Spl &part) { return lower_to_sigma(part); });
+        Sigma s = instantiate_sigma(rule.rhs, m, lhs.rows, lhs.cols, [](const Spl &part) { return lower_to_sigma(part); });
         got.push_back({"", to_dense(s)});
         got.push_back({" (loop code)", to_dense(sigma_to_loops(merge_loops(s), "check"))});
       } else {

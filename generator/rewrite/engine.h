@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generator/rewrite/rule.h"
@@ -14,24 +15,35 @@ namespace splgen::rules {
 // What a match binds.
 struct Match {
   std::map<std::string, int64_t> sizes;
-  std::map<std::string, Spl> formulas;
+  std::map<std::string, Spl> formulas;    // formula variables matched against SPL
+  std::map<std::string, Sigma> sigmas;    // formula variables of a Sigma-SPL pattern
+  std::map<std::string, LoopVar> loops;   // Sum variables of a Sigma-SPL pattern
 };
 
 // Every way `pattern` matches the whole of `f` (several when sizes have several solutions).
 // Conditions are not checked here.
 std::vector<Match> match(const Term &pattern, const Spl &f);
+// The same for a Sigma-SPL pattern (a left side with Sum, G, S or Diag) against Sigma-SPL
+// (generator/rewrite/match_sigma.h).
+std::vector<Match> match(const Term &pattern, const Sigma &s);
 // Checks the rule's conditions in order; `let` conditions add to m.sizes.
 bool conditions_hold(const Rule &rule, Match &m);
 // All matches of the rule at the root of f that satisfy its conditions.
 std::vector<Match> matches(const Rule &rule, const Spl &f);
+std::vector<Match> matches(const Rule &rule, const Sigma &s);
 
-bool is_sigma_term(const Term &t);  // contains Sum, G or S
+bool is_sigma_term(const Term &t);  // contains Sum, G, S or Diag
+// A rule whose left side is Sigma-SPL: it rewrites Sigma-SPL into Sigma-SPL.
+inline bool is_sigma_rule(const Rule &r) { return is_sigma_term(r.lhs); }
 // The right side as SPL (FormulaError if it is Sigma-SPL or a size is not a positive integer).
 Spl instantiate_spl(const Term &t, const Match &m);
 // The right side as Sigma-SPL of the given shape; formula variables and SPL parts are lowered
 // with `lower` (normally lower_to_sigma).
 Sigma instantiate_sigma(const Term &t, const Match &m, int64_t rows, int64_t cols,
                         const std::function<Sigma(const Spl &)> &lower);
+// The rows and columns a Sigma-SPL term has on its own (gathers and scatters at its ends
+// take their tightest range); FormulaError when it does not fix them.
+std::pair<int64_t, int64_t> sigma_shape(const Term &t, const Match &m);
 
 // Rules loaded from files and directories, in order.
 class RuleLibrary {
@@ -56,7 +68,13 @@ Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, in
 
 // Lowers f to Sigma-SPL; a tagged subformula (or any subformula) matched by a rule with a
 // Sigma-SPL right side is lowered by that rule, the rest by lower_to_sigma's identities.
+// Then the rules with Sigma-SPL left sides are applied to the result until none applies
+// (rewrite_sigma_to_fixpoint).
 Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules);
+
+// Applies the rules with Sigma-SPL left sides (in order, at every node and every contiguous
+// sub-chain of a composition, outermost first) until none applies; loops renumbered.
+Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> &rules, int max_steps = 10000);
 
 struct CheckOptions {
   int64_t max_size = 512;  // bound on the rows and columns of each instance's left side

@@ -83,7 +83,8 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
     case TermKind::Sum:
     case TermKind::Gather:
     case TermKind::Scatter:
-      throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S) where an SPL formula is expected");
+    case TermKind::Diag:
+      throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S, Diag) where an SPL formula is expected");
   }
   throw FormulaError(where(t) + "unknown term");
 }
@@ -93,9 +94,17 @@ using Dim = std::optional<int64_t>;
 class SigmaBuilder {
  public:
   SigmaBuilder(const Match &m, const std::function<Sigma(const Spl &)> &lower)
-      : sizes_(m.sizes), formulas_(m.formulas), lower_(lower) {}
+      : sizes_(m.sizes), formulas_(m.formulas), sigmas_(m.sigmas), bound_loops_(m.loops), lower_(lower) {}
+
+  // The shape t fixes on its own, a composition's ends taking their tightest ranges.
+  std::pair<Dim, Dim> shape(const Term &t) { return hint(t); }
 
   Sigma build(const Term &t, Dim rows, Dim cols) {
+    if (const Sigma *bound = sigma_bound(t)) {
+      check(t, "rows", rows, (*bound)->rows);
+      check(t, "columns", cols, (*bound)->cols);
+      return *bound;
+    }
     if (!is_sigma_term(t)) {
       Spl f = spl_of(t, sizes_, formulas_);
       check(t, "rows", rows, f->rows);
@@ -124,15 +133,26 @@ class SigmaBuilder {
         for (std::size_t i = 0; i < factors.size(); ++i) built.push_back(build(*factors[i], b[i], b[i + 1]));
         return sigma_compose(std::move(built));
       }
+      case TermKind::Diag: {
+        Dim n = rows ? rows : cols;
+        if (!n) throw FormulaError(where(t) + "cannot infer the size of this diagonal from where it stands");
+        check(t, "columns", cols, *n);
+        Spl d = spl_of(t.children.at(0), sizes_, formulas_);
+        if (d->kind != SplKind::Twiddle && d->kind != SplKind::Diag)
+          throw FormulaError(where(t) + "Diag(D o f) needs a diagonal D (T, or a diagonal bound to a variable)");
+        return sigma_diag(d, make_fn(t, *n, d->rows));
+      }
       case TermKind::Tagged: return build(t.children.at(0), rows, cols);  // tags are passed through
       default:
-        throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S) may stand only in compositions and sums");
+        throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S, Diag) may stand only in compositions and sums");
     }
   }
 
  private:
   Bindings sizes_;  // size variables; a Sum's variable shadows one of the same name
   const std::map<std::string, Spl> &formulas_;
+  const std::map<std::string, Sigma> &sigmas_;         // formula variables bound to Sigma-SPL
+  const std::map<std::string, LoopVar> &bound_loops_;  // loop variables bound by a Sigma-SPL match
   const std::function<Sigma(const Spl &)> &lower_;
   std::vector<std::pair<std::string, LoopVar>> loops_;  // innermost last
   std::vector<std::optional<int64_t>> shadowed_;
@@ -143,9 +163,23 @@ class SigmaBuilder {
       throw FormulaError(fmt::format("{}dimension mismatch: {} {} where {} are needed", where(t), got, what, *expected));
   }
 
+  const Sigma *sigma_bound(const Term &t) const {
+    if (t.kind != TermKind::FormulaVar) return nullptr;
+    auto it = sigmas_.find(t.name);
+    return it == sigmas_.end() ? nullptr : &it->second;
+  }
+
+  // A loop the left side bound keeps its variable (what formula variables captured refers
+  // to it); others get fresh ones.
   LoopVar enter(const Term &t) {
     int64_t extent = dim(t, t.sizes.at(0), sizes_, "Sum bound");
     LoopVar v{next_id_++, extent};
+    if (auto it = bound_loops_.find(t.name); it != bound_loops_.end()) {
+      if (it->second.extent != extent)
+        throw FormulaError(fmt::format("{}loop {} has {} iterations on the left side, {} here", where(t), t.name,
+                                       it->second.extent, extent));
+      v = it->second;
+    }
     auto it = sizes_.find(t.name);
     shadowed_.push_back(it == sizes_.end() ? std::nullopt : std::optional<int64_t>(it->second));
     sizes_.erase(t.name);
@@ -277,6 +311,7 @@ class SigmaBuilder {
 
   // The shape a term has on its own, as far as it fixes it.
   std::pair<Dim, Dim> hint(const Term &t) {
+    if (const Sigma *bound = sigma_bound(t)) return {(*bound)->rows, (*bound)->cols};
     if (!is_sigma_term(t)) {
       Spl f = spl_of(t, sizes_, formulas_);
       return {f->rows, f->cols};
@@ -322,6 +357,7 @@ class SigmaBuilder {
         const Term &f = *factors[i];
         if (f.kind == TermKind::Gather && b[i] && !b[i + 1]) changed |= set(i + 1, tight_range(f, *b[i]), f);
         if (f.kind == TermKind::Scatter && b[i + 1] && !b[i]) changed |= set(i, tight_range(f, *b[i + 1]), f);
+        if (f.kind == TermKind::Diag && b[i] != b[i + 1]) changed |= set(b[i] ? i + 1 : i, b[i] ? b[i] : b[i + 1], f);
       }
     }
     return b;
@@ -381,7 +417,8 @@ struct Renumber {
 }  // namespace
 
 bool is_sigma_term(const Term &t) {
-  if (t.kind == TermKind::Sum || t.kind == TermKind::Gather || t.kind == TermKind::Scatter) return true;
+  if (t.kind == TermKind::Sum || t.kind == TermKind::Gather || t.kind == TermKind::Scatter || t.kind == TermKind::Diag)
+    return true;
   for (const Term &c : t.children)
     if (is_sigma_term(c)) return true;
   return false;
@@ -389,13 +426,25 @@ bool is_sigma_term(const Term &t) {
 
 Spl instantiate_spl(const Term &t, const Match &m) { return spl_of(t, m.sizes, m.formulas); }
 
-Sigma instantiate_sigma(const Term &t, const Match &m, int64_t rows, int64_t cols,
-                        const std::function<Sigma(const Spl &)> &lower) {
+Sigma instantiate_sigma_in_place(const Term &t, const Match &m, int64_t rows, int64_t cols,
+                                 const std::function<Sigma(const Spl &)> &lower) {
   SigmaBuilder builder(m, lower);
   Sigma s = builder.build(t, rows, cols);
   if (s->rows != rows || s->cols != cols)
     throw FormulaError(fmt::format("{}the right side is {}x{}, not {}x{}", where(t), s->rows, s->cols, rows, cols));
-  return renumber_loops(s);
+  return s;
+}
+
+Sigma instantiate_sigma(const Term &t, const Match &m, int64_t rows, int64_t cols,
+                        const std::function<Sigma(const Spl &)> &lower) {
+  return renumber_loops(instantiate_sigma_in_place(t, m, rows, cols, lower));
+}
+
+std::pair<int64_t, int64_t> sigma_shape(const Term &t, const Match &m) {
+  SigmaBuilder builder(m, [](const Spl &) -> Sigma { throw FormulaError("sigma_shape lowers nothing"); });
+  auto [rows, cols] = builder.shape(t);
+  if (!rows || !cols) throw FormulaError(where(t) + "the shape of this Sigma-SPL term does not follow from it");
+  return {*rows, *cols};
 }
 
 Sigma renumber_loops(const Sigma &s) { return Renumber{}.go(s); }

@@ -21,6 +21,12 @@ namespace splgen::rules {
 
 constexpr int kRuleLoopVarBase = 1000000;
 
+// instantiate_sigma without the final renumbering: loops the left side bound keep their ids
+// (the Sigma-SPL rewrite splices the result into the formula it matched in, then renumbers
+// the whole).
+Sigma instantiate_sigma_in_place(const Term &t, const Match &m, int64_t rows, int64_t cols,
+                                 const std::function<Sigma(const Spl &)> &lower);
+
 // The same Sigma-SPL with its Sum variables renamed 0, 1, 2 ... in pre-order (references
 // resolved to the innermost enclosing Sum of that id, so nested parts built independently
 // may reuse ids as long as no id is reused along one nesting path).

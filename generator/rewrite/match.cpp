@@ -4,75 +4,14 @@
 #include <functional>
 
 #include "generator/rewrite/functions.h"
+#include "generator/rewrite/match_state.h"
 #include "generator/rewrite/size_expr.h"
 
 namespace splgen::rules {
 
 namespace {
 
-// A constraint that could not be solved when it was met (its variables were not bound yet);
-// retried when the whole pattern has been walked.
-struct Deferred {
-  enum Kind { Size, Root, Call } kind = Size;
-  SizeExpr e;               // Size, Root
-  int64_t value = 0;        // Size, Root
-  int64_t modulus = 0;      // Root
-  bool positive = true;     // Size
-  const Term *call = nullptr;  // Call
-  Spl f;                       // Call
-};
-
-struct State {
-  Match m;
-  std::vector<Deferred> deferred;
-};
-using States = std::vector<State>;
-
-States match_term(const Term &t, const Spl &f, const State &s);
-
-States with_solutions(const State &s, const std::vector<Bindings> &sols) {
-  States out;
-  for (const Bindings &b : sols) {
-    State n = s;
-    n.m.sizes = b;
-    out.push_back(std::move(n));
-  }
-  return out;
-}
-
-// e == v (a dimension or tag parameter: variables bound to positive values only).
-States constrain(const State &s, const SizeExpr &e, int64_t v, bool positive = true) {
-  auto sol = solve_size(e, v, s.m.sizes, positive);
-  if (sol) return with_solutions(s, *sol);
-  State n = s;
-  Deferred d;
-  d.e = e, d.value = v, d.positive = positive;
-  n.deferred.push_back(std::move(d));
-  return {n};
-}
-
-// k == v (mod modulus), v in [0, modulus): a root exponent.
-States constrain_root(const State &s, const SizeExpr &k, int64_t v, int64_t modulus) {
-  if (auto x = eval_size(k, s.m.sizes)) return mod64(*x, modulus) == v ? States{s} : States{};
-  auto sol = solve_size(k, v, s.m.sizes, false);
-  if (sol) return with_solutions(s, *sol);
-  State n = s;
-  Deferred d;
-  d.kind = Deferred::Root;
-  d.e = k, d.value = v, d.modulus = modulus, d.positive = false;
-  n.deferred.push_back(std::move(d));
-  return {n};
-}
-
-// Applies step to every state.
-States then(const States &in, const std::function<States(const State &)> &step) {
-  States out;
-  for (const State &s : in) {
-    States r = step(s);
-    out.insert(out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
-  }
-  return out;
-}
+using namespace match_detail;
 
 States root_or_one(const States &in, const SizeExpr *k, int64_t v, int64_t modulus) {
   if (k) return then(in, [&](const State &s) { return constrain_root(s, *k, v, modulus); });
@@ -242,7 +181,7 @@ States match_formula_var(const Term &t, const Spl &f, const State &s) {
   return out;
 }
 
-States match_term(const Term &t, const Spl &f, const State &s) {
+States match_spl(const Term &t, const Spl &f, const State &s) {
   if (f->kind == SplKind::Tagged && t.kind != TermKind::Tagged && t.kind != TermKind::FormulaVar)
     return match_term(t, f->children.front(), s);  // tags are transparent to untagged patterns
   switch (t.kind) {
@@ -300,47 +239,10 @@ States match_term(const Term &t, const Spl &f, const State &s) {
     }
     case TermKind::Sum:
     case TermKind::Gather:
-    case TermKind::Scatter: return {};
+    case TermKind::Scatter:
+    case TermKind::Diag: return {};
   }
   return {};
-}
-
-// Solves the deferred constraints in any order that determines them; undetermined ones fail.
-void resolve(const State &s, std::vector<Match> &out) {
-  if (s.deferred.empty()) {
-    out.push_back(s.m);
-    return;
-  }
-  for (std::size_t i = 0; i < s.deferred.size(); ++i) {
-    const Deferred &d = s.deferred[i];
-    State rest = s;
-    rest.deferred.erase(rest.deferred.begin() + std::ptrdiff_t(i));
-    States next;
-    if (d.kind == Deferred::Call) {
-      std::vector<int64_t> args;
-      for (const SizeExpr &e : d.call->sizes)
-        if (auto v = eval_size(e, s.m.sizes)) args.push_back(*v);
-      if (args.size() != d.call->sizes.size()) continue;  // not yet
-      const RuleFunction *fn = find_rule_function(d.call->name);
-      if (!fn || fn->arity != args.size()) return;
-      try {
-        if (!equal(fn->make(args), d.f)) return;
-      } catch (const FormulaError &) {
-        return;
-      }
-      next = {rest};
-    } else if (d.kind == Deferred::Root) {
-      if (!eval_size(d.e, s.m.sizes) && !solve_size(d.e, d.value, s.m.sizes, false)) continue;
-      next = constrain_root(rest, d.e, d.value, d.modulus);
-    } else {
-      auto sol = solve_size(d.e, d.value, s.m.sizes, d.positive);
-      if (!sol) continue;
-      next = with_solutions(rest, *sol);
-    }
-    for (const State &n : next) resolve(n, out);
-    return;
-  }
-  // Nothing determinable: the pattern does not fix its variables; no match.
 }
 
 bool divides_checked(int64_t a, int64_t b) { return a != 0 && b % a == 0; }
@@ -354,21 +256,25 @@ bool is_prime(int64_t n) {
 
 }  // namespace
 
+States match_detail::match_term(const Term &t, const Spl &f, const State &s) { return match_spl(t, f, s); }
+
 bool same_match(const Match &x, const Match &y) {
-  if (x.sizes != y.sizes || x.formulas.size() != y.formulas.size()) return false;
+  if (x.sizes != y.sizes || x.formulas.size() != y.formulas.size() || x.sigmas.size() != y.sigmas.size() ||
+      x.loops.size() != y.loops.size())
+    return false;
   for (auto ix = x.formulas.begin(), iy = y.formulas.begin(); ix != x.formulas.end(); ++ix, ++iy)
     if (ix->first != iy->first || !equal(ix->second, iy->second)) return false;
+  for (auto ix = x.sigmas.begin(), iy = y.sigmas.begin(); ix != x.sigmas.end(); ++ix, ++iy)
+    if (ix->first != iy->first || print(ix->second) != print(iy->second)) return false;
+  for (auto ix = x.loops.begin(), iy = y.loops.begin(); ix != x.loops.end(); ++ix, ++iy)
+    if (ix->first != iy->first || ix->second.id != iy->second.id) return false;
   return true;
 }
 
 std::vector<Match> match(const Term &pattern, const Spl &f) {
   std::vector<Match> all;
   for (const State &s : match_term(pattern, f, State{})) resolve(s, all);
-  std::vector<Match> out;
-  for (Match &m : all)
-    if (std::none_of(out.begin(), out.end(), [&](const Match &o) { return same_match(o, m); }))
-      out.push_back(std::move(m));
-  return out;
+  return unique_matches(std::move(all));
 }
 
 bool conditions_hold(const Rule &rule, Match &m) {
@@ -416,6 +322,13 @@ bool conditions_hold(const Rule &rule, Match &m) {
 std::vector<Match> matches(const Rule &rule, const Spl &f) {
   std::vector<Match> out;
   for (Match &m : match(rule.lhs, f))
+    if (conditions_hold(rule, m)) out.push_back(std::move(m));
+  return out;
+}
+
+std::vector<Match> matches(const Rule &rule, const Sigma &s) {
+  std::vector<Match> out;
+  for (Match &m : match(rule.lhs, s))
     if (conditions_hold(rule, m)) out.push_back(std::move(m));
   return out;
 }

@@ -22,7 +22,8 @@
 //    A Tagged formula is transparent to a pattern node that is neither a tag nor a formula
 //    variable: the pattern is matched against the tagged child.
 //  - @name(args) in a pattern matches the formula the function returns for its (bound) args.
-//  - Sums, gathers and scatters never match.
+//  - Sums, gathers, scatters and diagonals never match SPL (Sigma-SPL patterns are matched
+//    against Sigma-SPL: match_sigma.h).
 #pragma once
 #include "generator/rewrite/engine.h"
 

@@ -1,7 +1,7 @@
 // Rules as data (docs/rule-language.md): the syntax tree of rule files, shared by the
 // parser (generator/parse/rule_*), the matcher and instantiator (generator/rewrite/), the
-// checker and the CLI. One Term type serves left sides (patterns over SPL) and right sides
-// (SPL, or Sigma-SPL with sums, gathers and scatters).
+// checker and the CLI. One Term type serves left sides (patterns over SPL, or over Sigma-SPL)
+// and right sides (SPL, or Sigma-SPL with sums, gathers, scatters and diagonals).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -42,13 +42,14 @@ enum class TermKind {
   Transpose,    // children[0]'
   FormulaVar,   // A, or A[m] (m x m), or A[r, c]: matches any formula of that shape
   Call,         // @name(sizes...): an SPL formula computed by a registered C++ function
-  // Sigma-SPL (right sides only)
+  // Sigma-SPL (either side; a left side with Sigma-SPL is matched against Sigma-SPL)
   Sum,          // Sum(j < n) body; mode Plain, Parallel (Sum_par), Stream (Sum_stream); name = j, sizes = {n}
   Gather,       // G(f), G_dma(f)
   Scatter,      // S(f), S_dma(f)
+  Diag,         // Diag(D o f): diag(D[f(i)]); children[0] = D (a diagonal: T, or a formula variable)
 };
 
-// h(b, s) or q(b, s, mu); domain and range come from where the gather/scatter stands.
+// h(b, s) or q(b, s, mu); domain and range come from where the gather/scatter/diagonal stands.
 struct IndexFnTerm {
   FnKind kind = FnKind::H;     // H or Q
   std::vector<SizeExpr> args;  // (b, s) or (b, s, mu)
@@ -65,7 +66,7 @@ struct Term {
   std::vector<Term> children;
   SumMode mode = SumMode::Plain;  // Sum
   bool dma = false;               // Gather / Scatter
-  IndexFnTerm fn;                 // Gather / Scatter
+  IndexFnTerm fn;                 // Gather / Scatter / Diag
   SourcePos pos;
 };
 

@@ -12,9 +12,16 @@
 //
 // lower_with_rules: at each node (outermost first) the first rule with a Sigma-SPL right
 // side that matches lowers it, its formula variables and SPL parts lowered the same way;
+// failing that, the first contiguous sub-chain of a composition (longest first, left to
+// right; under a tag, of the tagged composition, with the rules for that tag) that a chain
+// rule matches is lowered by it, the factors before and after (tagged again) on their own;
 // a subtree no rule matches anywhere goes to lower_to_sigma as a whole; otherwise tags are
 // passed through and *, (x), (+) lowered with lower_to_sigma's identities around the
 // children. The loop variables of the result are numbered 0, 1, ... (renumber_loops).
+// Then the rules with Sigma-SPL left sides rewrite the result (rewrite_sigma_to_fixpoint:
+// the same order as rewrite_to_fixpoint, over Sigma-SPL compositions and sums; a rule's
+// result is instantiated at the shape of what it matched, in place, and the whole is
+// renumbered after each step).
 #pragma once
 #include <optional>
 

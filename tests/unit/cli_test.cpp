@@ -348,5 +348,18 @@ TEST_F(CliTest, RewriteAppliesTagRules) {
   expect_error({"rewrite", "stream(4)[ DFT(8) (x) I(16)"});
 }
 
+TEST_F(CliTest, RewriteFusesTheExchangeOfTwoParallelStages) {
+  // par(2,4)[DFT(64)]: Cooley-Tukey, (8) and (7) on the stages, then the Sigma-SPL rules of
+  // rules/par.rules: one all-to-all exchange (packets of 16) between the stages; the second
+  // stage reads its own block; only the input gather is still a DMA gather.
+  CliResult r = splgen({"rewrite", "par(2,4)[ DFT(64) ]"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string sigma = r.out.substr(r.out.find("== sigma =="), r.out.find("== merge ==") - r.out.find("== sigma =="));
+  EXPECT_TRUE(contains(sigma, "S_dma(q[64<-32](i2, 2, 16))")) << sigma;
+  EXPECT_TRUE(contains(sigma, "G(h[64<-32](32*i0, 1))")) << sigma;
+  EXPECT_TRUE(contains(sigma, "Diag(T(64,8) o q[64<-32](i0, 2, 4))")) << sigma;
+  EXPECT_FALSE(contains(sigma, "G_dma(q[64<-32](i0, 2, 4))")) << sigma;
+}
+
 }  // namespace
 }  // namespace splgen

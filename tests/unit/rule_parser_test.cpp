@@ -106,6 +106,9 @@ std::string show(const Term &t) {
     case TermKind::Scatter:
       return std::string(t.kind == TermKind::Gather ? "G" : "S") + (t.dma ? "_dma" : "") + "(" +
              (t.fn.kind == FnKind::H ? "h" : "q") + "(" + show_sizes(t.fn.args) + "))";
+    case TermKind::Diag:
+      return "Diag(" + show(t.children.at(0)) + " o " + (t.fn.kind == FnKind::H ? "h" : "q") + "(" +
+             show_sizes(t.fn.args) + "))";
     case TermKind::Tensor: out = "(tensor"; break;
     case TermKind::TileTensor: out = "(tile"; break;
     case TermKind::Compose: out = "(compose"; break;
@@ -522,10 +525,11 @@ TEST(RuleParser, ErrorMessages) {
       // Semantic errors, at the node.
       {"rule a: A => smp(2)[ A ];", "t.rules:1:14: tag smp takes 2 parameter(s), got 1"},
       {"rule a: A => vec(2, 4)[ A ];", "t.rules:1:14: tag vec takes 1 parameter(s), got 2"},
-      {"rule a: A * G(h(0, 1)) => A;", "t.rules:1:13: G is Sigma-SPL, allowed only on the right side of a rule"},
-      {"rule a: S_dma(h(0, 1)) => A;", "t.rules:1:9: S_dma is Sigma-SPL, allowed only on the right side of a rule"},
-      {"rule a: vec(4)[ Sum_par(j < 2) A ] => A;",
-       "t.rules:1:17: Sum_par is Sigma-SPL, allowed only on the right side of a rule"},
+      {"rule a: Sum(j < 2) Sum(j < 2) A => A;", "t.rules:1:20: loop variable j is bound twice on the left side"},
+      {"rule a: Sum_par(k < 2) A * (Sum(k < 2) B) => A;",
+       "t.rules:1:29: loop variable k is bound twice on the left side"},
+      {"rule a: Diag(T(4, 2) h(0, 1)) => A;", "t.rules:1:22: expected 'o'"},
+      {"rule a: Diag(T(4, 2) o I(4)) => A;", "t.rules:1:24: expected an index function h(b, s) or q(b, s, mu)"},
       {"rule a: A => A;\nrule a: B => B;", "t.rules:2:1: duplicate rule name 'a' (first defined at line 1)"},
       {"ruleset s = a;\n\nruleset s = b;", "t.rules:3:1: duplicate ruleset name 's' (first defined at line 1)"},
       // Positions: lines, UTF-8 columns, tabs, comments skipped before the offending token.
