@@ -28,6 +28,19 @@ std::string VectorKind::op(const std::string &name) const {
 
 std::string VectorKind::suffix() const { return fmt::format("{}{}", is_double(*this) ? "d" : "f", lanes); }
 
+std::vector<int> VectorKind::lane_order() const {
+  // Two registers of interleaved data, v0 = elements 0 .. lanes/2-1 and v1 the rest; an
+  // in-chunk unpack (double) or shuffle (float) takes c elements of each 128-bit chunk of v0,
+  // then c of v1 (c = 1 double, 2 float).
+  const int c = is_double(*this) ? 1 : 2, chunks = bits() / 128, half = lanes / 2;
+  std::vector<int> order;
+  for (int j = 0; j < chunks; ++j) {
+    for (int i = 0; i < c; ++i) order.push_back(j * c + i);
+    for (int i = 0; i < c; ++i) order.push_back(half + j * c + i);
+  }
+  return order;
+}
+
 std::string VectorKind::negate(const std::string &a) const {
   if (bits() == 512) {  // AVX-512F has no floating-point xor (that is AVX-512DQ)
     std::string si = is_double(*this) ? "pd" : "ps";
@@ -132,6 +145,18 @@ std::string VectorKind::helpers(const std::string &target) const {
       out += store128(dbl, part, first, first + 1);
     }
   }
+  out += "}\n";
+  // contiguous: two whole registers, one unpack/shuffle each way
+  std::string loadu = op("loadu"), storeu = op("storeu");
+  out += fmt::format("{}void {}({} &re, {} &im, const {} *p) {{\n", attrs, load_contiguous_helper(), V, V, real);
+  out += fmt::format("  const {0} a = {1}(p);\n  const {0} b = {1}(p + {2});\n", V, loadu, lanes);
+  if (dbl)
+    out += fmt::format("  re = {}(a, b);\n  im = {}(a, b);\n", op("unpacklo"), op("unpackhi"));
+  else
+    out += fmt::format("  re = {0}(a, b, _MM_SHUFFLE(2, 0, 2, 0));\n  im = {0}(a, b, _MM_SHUFFLE(3, 1, 3, 1));\n", op("shuffle"));
+  out += "}\n";
+  out += fmt::format("{}void {}({} *p, {} re, {} im) {{\n", attrs, store_contiguous_helper(), real, V, V);
+  out += fmt::format("  {0}(p, {1}(re, im));\n  {0}(p + {2}, {3}(re, im));\n", storeu, op("unpacklo"), lanes, op("unpackhi"));
   out += "}\n";
   out += fmt::format("#endif  // {}\n", guard);
   return out;

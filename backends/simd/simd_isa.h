@@ -23,8 +23,16 @@ struct VectorKind {
   std::string type() const;                  // __m256d
   std::string op(const std::string &name) const;  // op("add") -> _mm256_add_pd
   std::string suffix() const;                // "d4": names the helpers of this kind
+  // Register lane k computes iteration lane_order()[k] of the group: the order in which
+  // consecutive complex elements arrive from two whole-register loads and one unpack or
+  // shuffle each (AVX double: 0 2 1 3). Every load and store of a loop uses it.
+  std::vector<int> lane_order() const;
+  // Helpers: load/store with one pointer per register lane, and the contiguous case (lane l of
+  // the iteration order at p + 2l), which needs no cross-lane shuffle.
   std::string load_helper() const { return "splgen_load_" + suffix(); }
   std::string store_helper() const { return "splgen_store_" + suffix(); }
+  std::string load_contiguous_helper() const { return "splgen_loadc_" + suffix(); }
+  std::string store_contiguous_helper() const { return "splgen_storec_" + suffix(); }
   std::string negate(const std::string &a) const;
   std::string broadcast(const std::string &scalar) const;
   // Definitions of the load/store helpers, with an include guard so several kernels can share

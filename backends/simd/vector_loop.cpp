@@ -61,12 +61,34 @@ class Printer {
     if (counting && operand->kind == ExprKind::Scalar) ++fused_[operand->scalar];
   }
 
-  // Per-lane pointers to the complex element `index` (lane l: the loop variable + l).
+  // Pointers to the complex element `index` for each register lane, in register order
+  // (register lane k computes iteration lane_order()[k] of the group).
   std::vector<std::string> lane_pointers(int buffer, const Idx &index) {
     std::vector<std::string> out;
-    for (int l = 0; l < kind_.lanes; ++l)
+    for (int l : kind_.lane_order())
       out.push_back(names_.pointer(buffer, substitute(index, var_.id, Affine::var(var_) + l)));
     return out;
+  }
+
+  // Consecutive iterations touch consecutive complex elements.
+  bool contiguous(const Idx &index) const {
+    const Affine *a = as_affine(index);
+    if (!a) return false;
+    for (auto &[v, c] : a->terms)
+      if (v.id == var_.id) return c == 1;
+    return false;
+  }
+
+  std::string load_call(const std::string &re, const std::string &im, int buffer, const Idx &index) {
+    if (contiguous(index))
+      return fmt::format("{}({}, {}, {});", kind_.load_contiguous_helper(), re, im, names_.pointer(buffer, index));
+    return fmt::format("{}({}, {}, {});", kind_.load_helper(), re, im, join(lane_pointers(buffer, index)));
+  }
+
+  std::string store_call(int buffer, const Idx &index, const std::string &re, const std::string &im) {
+    if (contiguous(index))
+      return fmt::format("{}({}, {}, {});", kind_.store_contiguous_helper(), names_.pointer(buffer, index), re, im);
+    return fmt::format("{}({}, {}, {});", kind_.store_helper(), join(lane_pointers(buffer, index)), re, im);
   }
 
   static std::string join(const std::vector<std::string> &v) {
@@ -90,7 +112,7 @@ class Printer {
       int k = counter_++;
       std::string re = fmt::format("lr{}", k), im = fmt::format("li{}", k);
       line(fmt::format("{} {}, {};", kind_.type(), re, im));
-      line(fmt::format("{}({}, {}, {});", kind_.load_helper(), re, im, join(lane_pointers(e.buffer, e.index))));
+      line(load_call(re, im, e.buffer, e.index));
       it = loaded_.emplace(key, re + "," + im).first;
     }
     std::size_t comma = it->second.find(',');
@@ -160,7 +182,7 @@ class Printer {
     }
     const HalfStore &other = it->second;
     std::string re = other.part == 0 ? other.value : value, im = other.part == 0 ? value : other.value;
-    line(fmt::format("{}({}, {}, {});", kind_.store_helper(), join(lane_pointers(s.buffer, s.index)), re, im));
+    line(store_call(s.buffer, s.index, re, im));
     half_stores_.erase(it);
   }
 
@@ -177,9 +199,11 @@ class Printer {
     std::string tmp = fmt::format("lanes{}", counter_++);
     line(fmt::format("alignas({}) {} {}[{}];", kind_.bits() / 8, real, tmp, kind_.lanes));
     line(fmt::format("{}({}, {});", kind_.op("store"), tmp, h.value));
-    for (int l = 0; l < kind_.lanes; ++l)
-      line(fmt::format("{} = {}[{}];", names_.element(h.buffer, substitute(h.index, var_.id, Affine::var(var_) + l), h.part),
-                       tmp, l));
+    std::vector<int> order = kind_.lane_order();
+    for (int k = 0; k < kind_.lanes; ++k)
+      line(fmt::format("{} = {}[{}];",
+                       names_.element(h.buffer, substitute(h.index, var_.id, Affine::var(var_) + order[std::size_t(k)]), h.part),
+                       tmp, k));
   }
 
   void flush_half_stores() {

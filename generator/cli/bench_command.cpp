@@ -76,6 +76,8 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   o.min_sample_seconds = a.min_time_ms * 1e-3;
   o.compiler = a.compiler;
   o.flags = a.flags;
+  o.codelet_max = a.codelet_max;
+  o.top_codelet_max = a.top_codelet_max;
   return o;
 }
 
@@ -109,6 +111,10 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_option("--json", a.json, "Also write the results and metadata as JSON to FILE")->type_name("FILE");
   cmd->add_option("--plot", a.plot, "Also write an SVG plot of Gflop/s against log2(n) to FILE")->type_name("FILE");
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
+  cmd->add_option("--codelet-max", a.codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
+      ->check(CLI::Range(int64_t(1), int64_t(64)));
+  cmd->add_option("--top-codelet-max", a.top_codelet_max, "Expansion knob: a spec above this size is always split")
+      ->check(CLI::Range(int64_t(1), int64_t(64)));
   return cmd;
 }
 

@@ -24,6 +24,7 @@ struct BenchArgs {
   std::string flags = "-O3 -march=native";
   std::string csv, json, plot;
   bool quiet = false;
+  int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs (0: the target's default)
 };
 
 // Adds the subcommand and its options, stored into args.

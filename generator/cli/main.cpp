@@ -103,6 +103,7 @@ struct Options {
   std::string name;         // gen/lower --name
   std::string precision = "double";
   std::string isa = "scalar";
+  int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs
   bool inverse = false;
   std::vector<std::string> dump_after;  // stage names or "all"
   std::string against;      // verify --against
@@ -123,6 +124,8 @@ GenOptions gen_options(const Options &o) {
   g.precision = o.precision == "float" ? Precision::Float : Precision::Double;
   g.inverse = o.inverse;
   g.isa = *parse_isa(o.isa);  // checked by CLI::IsMember
+  g.codelet_max = o.codelet_max;
+  g.top_codelet_max = o.top_codelet_max;
   g.rule_files = o.rule_files;
   return g;
 }
@@ -165,6 +168,13 @@ void add_isa(CLI::App *cmd, Options &o) {
                   "(AVX-512F), or native (the best this CPU runs)")
       ->check(CLI::IsMember(isa_names()))
       ->default_str("scalar");
+}
+
+void add_knobs(CLI::App *cmd, Options &o) {
+  cmd->add_option("--codelet-max", o.codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
+      ->check(CLI::Range(int64_t(1), int64_t(64)));
+  cmd->add_option("--top-codelet-max", o.top_codelet_max, "Expansion knob: a spec above this size is always split")
+      ->check(CLI::Range(int64_t(1), int64_t(64)));
 }
 
 void add_precision(CLI::App *cmd, Options &o) {
@@ -322,6 +332,7 @@ int run(int argc, char **argv) {
   add_name(gen, o);
   add_precision(gen, o);
   add_isa(gen, o);
+  add_knobs(gen, o);
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
   add_rules(gen, o);
@@ -329,6 +340,9 @@ int run(int argc, char **argv) {
   CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
   add_spec(exp, o, "Transform or formula to expand, e.g. \"DFT(1024)\"");
   add_inverse(exp, o);
+  add_precision(exp, o);
+  add_isa(exp, o);
+  add_knobs(exp, o);
   add_rules(exp, o);
 
   CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
@@ -336,6 +350,7 @@ int run(int argc, char **argv) {
   add_dump_after(low, o, stages_help + " (default: spl,expand,sigma,merge,loops)");
   add_precision(low, o);
   add_isa(low, o);
+  add_knobs(low, o);
   add_inverse(low, o);
   add_name(low, o);
   add_rules(low, o);

@@ -89,17 +89,19 @@ std::string describe(const rules::Match &m) {
 
 class Expander {
  public:
-  explicit Expander(const std::vector<const rules::Rule *> &rules) : rules_(rules) {}
+  Expander(const std::vector<const rules::Rule *> &rules, const ExpandOptions &options) : rules_(rules), options_(options) {}
 
   // `tag`: the tag of which node is the direct child, if any (a tag-aware choice).
   RuletreePtr expand_nonterminal(const Spl &node, const std::optional<Tag> &tag) {
     auto tree = std::make_shared<Ruletree>();
     tree->node = node;
-    for (const BreakdownRule &terminal : dft_breakdown_rules()) {
-      if (terminal.name == "DFT_Direct" || !terminal.applicable(node)) continue;
-      tree->rule = terminal.name, tree->choice = terminal.choices(node).front().label, tree->expanded = node;
+    const BreakdownRule &codelet = find_breakdown_rule("DFT_Codelet");
+    auto as_codelet = [&] {
+      tree->rule = codelet.name, tree->choice = codelet.choices(node).front().label, tree->expanded = node;
       return tree;
-    }
+    };
+    int64_t limit = depth_ == 0 ? options_.top_codelet_max : options_.codelet_max;
+    if (codelet.applicable(node) && node->a <= limit) return as_codelet();
     std::optional<Choice> best;
     double best_cost = 0;
     bool best_fits = false;  // a choice the tag asks for beats any other
@@ -123,6 +125,7 @@ class Expander {
       }
     }
     if (best && !best->result) best->result = rules::instantiate_spl(best->rule->rhs, best->match);
+    if (!best && codelet.applicable(node)) return as_codelet();  // e.g. a prime below the limit
     if (!best) {
       const BreakdownRule &direct = find_breakdown_rule("DFT_Direct");
       if (!direct.applicable(node)) throw FormulaError("no breakdown rule applies to a DFT of size " + std::to_string(node->a));
@@ -131,7 +134,9 @@ class Expander {
     }
     tree->rule = best->rule->name;
     tree->choice = describe(best->match);
+    ++depth_;
     tree->expanded = expand_children(best->result, tree->children);
+    --depth_;
     return tree;
   }
 
@@ -150,6 +155,8 @@ class Expander {
 
  private:
   const std::vector<const rules::Rule *> &rules_;
+  ExpandOptions options_;
+  int depth_ = 0;  // breakdown levels above the node being expanded
 };
 
 }  // namespace
@@ -169,14 +176,14 @@ const rules::RuleLibrary &shipped_rules() {
   return library;
 }
 
-Expansion expand(const Spl &formula) {
+Expansion expand(const Spl &formula, const ExpandOptions &options) {
   static const std::vector<const rules::Rule *> rules = breakdown_rules(shipped_rules());
-  return expand(formula, rules);
+  return expand(formula, rules, options);
 }
 
-Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown) {
+Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown, const ExpandOptions &options) {
   Expansion e;
-  Expander expander(breakdown);
+  Expander expander(breakdown, options);
   e.formula = expander.expand_children(formula, e.trees);
   return e;
 }

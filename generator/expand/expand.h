@@ -5,6 +5,7 @@
 #pragma once
 #include <vector>
 
+#include "generator/expand/breakdown.h"
 #include "generator/expand/ruletree.h"
 #include "generator/rewrite/engine.h"
 
@@ -20,7 +21,15 @@ std::vector<const rules::Rule *> breakdown_rules(const rules::RuleLibrary &libra
 // The shipped rules (default_rules_dir()), loaded once.
 const rules::RuleLibrary &shipped_rules();
 
-Expansion expand(const Spl &formula);  // with breakdown_rules(shipped_rules())
-Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown);
+// Tuning of the default choice (the search overrides choices one by one).
+struct ExpandOptions {
+  // Largest DFT emitted as one unrolled codelet; the spec itself is split above top_codelet_max
+  // (vector targets need loops to vectorise: a lone codelet stays scalar code).
+  int64_t codelet_max = ExpansionKnobs::kCodeletMax;
+  int64_t top_codelet_max = ExpansionKnobs::kCodeletMax;
+};
+
+Expansion expand(const Spl &formula, const ExpandOptions &options = {});  // with breakdown_rules(shipped_rules())
+Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown, const ExpandOptions &options = {});
 
 }  // namespace splgen

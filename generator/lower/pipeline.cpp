@@ -55,6 +55,24 @@ void add_wrapped(std::vector<std::string> &lines, const std::string &label, cons
 
 }  // namespace
 
+ExpandOptions default_expand_options(Isa isa, Precision precision) {
+  ExpandOptions o;
+  std::vector<int> widths = vector_widths(isa, precision);
+  if (!widths.empty()) {
+    // A lone codelet is scalar code: split every spec that can fill a vector loop.
+    o.top_codelet_max = std::max<int64_t>(2, widths.back());
+    o.codelet_max = ExpansionKnobs::kCodeletMax;
+  }
+  return o;
+}
+
+ExpandOptions expand_options(const GenOptions &options) {
+  ExpandOptions o = default_expand_options(options.isa, options.precision);
+  if (options.codelet_max > 0) o.codelet_max = options.codelet_max;
+  if (options.top_codelet_max > 0) o.top_codelet_max = options.top_codelet_max;
+  return o;
+}
+
 PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &options) {
   PipelineResult r;
   r.spec_text = spec_text;
@@ -64,7 +82,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
     r.spec = make_dft(r.spec->a, -r.spec->b);
   }
   if (options.rule_files.empty()) {
-    r.expansion = expand(r.spec);
+    r.expansion = expand(r.spec, expand_options(options));
   } else {
     for (const std::string &file : options.rule_files) r.library.load(file);
     // A user's rules are proved before they are used: a false rule would generate wrong code.
@@ -75,7 +93,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
                                        check.error.empty() ? "counterexample " + check.counterexample : check.error));
     }
     for (const rules::RuleFile &f : shipped_rules().files()) r.library.add_file(f);
-    r.expansion = expand(r.spec, breakdown_rules(r.library));
+    r.expansion = expand(r.spec, breakdown_rules(r.library), expand_options(options));
   }
   const rules::RuleLibrary &library = options.rule_files.empty() ? shipped_rules() : r.library;
   std::vector<const rules::Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas

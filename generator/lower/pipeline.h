@@ -16,6 +16,8 @@ struct GenOptions {
   std::string name;                       // empty: derived from the spec
   Precision precision = Precision::Double;
   Isa isa = Isa::Scalar;                  // vector instruction set of the emitted code
+  int64_t codelet_max = 0;                // tuning knobs of the expansion (ExpandOptions); 0: the
+  int64_t top_codelet_max = 0;            //   default for the target (default_expand_options)
   bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
   std::vector<std::string> rule_files;    // extra rule files (--rules), tried before the shipped rules
 };
@@ -37,6 +39,10 @@ std::string dump_stage(const PipelineResult &r, const std::string &stage);
 
 // Throws ParseError / FormulaError with a one-line message on bad input.
 PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &options);
+
+// The expansion knobs a target gets when GenOptions leaves them 0.
+ExpandOptions default_expand_options(Isa isa, Precision precision);
+ExpandOptions expand_options(const GenOptions &options);
 
 // "splgen_dft1024" / "splgen_idft48_f": a C identifier derived from the spec.
 std::string default_kernel_name(const Spl &spec, const GenOptions &options);

@@ -137,6 +137,17 @@ class Codegen {
     Idx p = apply_index(d->fn, i);
     const Spl &src = d->source;
     if (auto *a = as_affine(p); a && a->is_constant()) return c_const(diag_entry(src, a->c0));
+    if (src->kind == SplKind::Twiddle && src->a <= kDirectTwiddleMax) {
+      // T(N, n, k) in diagonal order: the loop over b (p = a*n + b) reads consecutive entries,
+      // which vector loops load whole.
+      int t = table(fmt::format("t{}_{}_{}", src->a, src->b, src->c), [&] {
+        std::vector<cplx> v(static_cast<std::size_t>(src->a));
+        for (int64_t q = 0; q < src->a; ++q)
+          v[std::size_t(q)] = root_of_unity(src->a, int64_t((__int128)(q / src->b) * (q % src->b) * src->c % src->a));
+        return v;
+      });
+      return load_table(t, p);
+    }
     if (src->kind == SplKind::Twiddle)  // T(N, n, k) at p = a*n + b is w_N^(k a b)
       return root_power(src->a, src->c, idx_mul(idx_div(p, src->b), idx_mod(p, src->b)));
     int t = table(fmt::format("d{}_{:x}", src->rows, src->hash), [&] { return src->diag; });

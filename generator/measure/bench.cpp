@@ -121,6 +121,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.isa = impls[i].isa;
     g.inverse = o.inverse;
     g.rule_files = o.rule_files;
+    if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
     PipelineResult r = run_pipeline(spec_text, g);
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;

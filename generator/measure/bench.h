@@ -25,6 +25,7 @@ struct BenchOptions {
   Isa isa = Isa::Scalar;
   bool inverse = false;
   std::vector<std::string> rule_files;
+  int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs of the isa kernel (GenOptions)
   bool scalar_baseline = true;       // also time the scalar backend (when isa is not Scalar)
   bool patient = true;               // also time FFTW_PATIENT plans, up to kMaxPatientSize
   int repetitions = 0;               // 0: default_repetitions(n)
