@@ -12,8 +12,8 @@ namespace splgen {
 
 struct CppEmitOptions {
   Precision precision = Precision::Double;
-  Isa isa = Isa::Scalar;  // vector loops are printed with this ISA's intrinsics
   std::vector<std::string> header_lines;  // printed as // comments at the top (spec, formula ...)
+  Isa isa = Isa::Scalar;  // vector loops are printed with this ISA's intrinsics
 };
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options);
