@@ -102,7 +102,6 @@ std::string VectorKind::helpers(const std::string &target) const {
     return load128(dbl, first, first + 1);
   };
   auto build = [&](int which) {
-    std::string c128 = dbl ? "__m128d" : "__m128";
     if (chunks == 1) return chunk(0, which);
     std::string s = dbl ? "pd" : "ps";
     if (chunks == 2)
@@ -127,7 +126,6 @@ std::string VectorKind::helpers(const std::string &target) const {
 
   out += fmt::format("{}void {}({}, {} re, {} im) {{\n", attrs, store_helper(), params(real, lanes), V, V);
   out += fmt::format("  const {0} a = {1}(re, im);\n  const {0} b = {2}(re, im);\n", V, op("unpacklo"), op("unpackhi"));
-  std::string c128 = dbl ? "__m128d" : "__m128";
   for (int which = 0; which < 2; ++which) {
     std::string v = which == 0 ? "a" : "b";
     for (int j = 0; j < chunks; ++j) {
