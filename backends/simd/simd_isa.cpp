@@ -41,6 +41,11 @@ std::vector<int> VectorKind::lane_order() const {
   return order;
 }
 
+int VectorKind::group() const {
+  if (bits() == 512) return 1;  // no 8x8 / 16x16 transposes for AVX-512 yet
+  return lanes / 2;             // d2: a complex element is already a whole register
+}
+
 std::string VectorKind::negate(const std::string &a) const {
   if (bits() == 512) {  // AVX-512F has no floating-point xor (that is AVX-512DQ)
     std::string si = is_double(*this) ? "pd" : "ps";
@@ -80,6 +85,65 @@ std::string load128(bool dbl, int a, int b) {
 std::string store128(bool dbl, const std::string &v, int a, int b) {
   if (dbl) return fmt::format("  _mm_storeu_pd(p{}, {});\n", a, v);
   return fmt::format("  _mm_storel_pi((__m64 *)p{0}, {2});\n  _mm_storeh_pi((__m64 *)p{1}, {2});\n", a, b, v);
+}
+
+// An in-place transpose of the lanes x lanes matrix whose rows are v[0..lanes-1].
+std::string transpose(const VectorKind &k) {
+  const std::string V = k.type();
+  std::string out;
+  auto line = [&](const std::string &s) { out += "  " + s + "\n"; };
+  if (k.precision == Precision::Double && k.lanes == 4) {
+    line(fmt::format("const {0} t0 = _mm256_unpacklo_pd(v[0], v[1]), t1 = _mm256_unpackhi_pd(v[0], v[1]);", V));
+    line(fmt::format("const {0} t2 = _mm256_unpacklo_pd(v[2], v[3]), t3 = _mm256_unpackhi_pd(v[2], v[3]);", V));
+    line("v[0] = _mm256_permute2f128_pd(t0, t2, 0x20);");
+    line("v[1] = _mm256_permute2f128_pd(t1, t3, 0x20);");
+    line("v[2] = _mm256_permute2f128_pd(t0, t2, 0x31);");
+    line("v[3] = _mm256_permute2f128_pd(t1, t3, 0x31);");
+  } else if (k.precision == Precision::Float && k.lanes == 4) {
+    line(fmt::format("const {0} t0 = _mm_unpacklo_ps(v[0], v[1]), t1 = _mm_unpackhi_ps(v[0], v[1]);", V));
+    line(fmt::format("const {0} t2 = _mm_unpacklo_ps(v[2], v[3]), t3 = _mm_unpackhi_ps(v[2], v[3]);", V));
+    line("v[0] = _mm_movelh_ps(t0, t2);");
+    line("v[1] = _mm_movehl_ps(t2, t0);");
+    line("v[2] = _mm_movelh_ps(t1, t3);");
+    line("v[3] = _mm_movehl_ps(t3, t1);");
+  } else if (k.precision == Precision::Float && k.lanes == 8) {
+    line(fmt::format("{} t[8], u[8];", V));
+    line("for (int i = 0; i < 8; i += 2) t[i] = _mm256_unpacklo_ps(v[i], v[i + 1]), t[i + 1] = _mm256_unpackhi_ps(v[i], v[i + 1]);");
+    line("for (int h = 0; h < 8; h += 4) {");
+    line("  u[h] = _mm256_shuffle_ps(t[h], t[h + 2], 0x44);");
+    line("  u[h + 1] = _mm256_shuffle_ps(t[h], t[h + 2], 0xEE);");
+    line("  u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44);");
+    line("  u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE);");
+    line("}");
+    line("for (int i = 0; i < 4; ++i) v[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20), v[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);");
+  } else {
+    throw std::invalid_argument(fmt::format("no transpose for {}", k.suffix()));
+  }
+  return out;
+}
+
+// Rows of the transpose are lanes (register order): re_0 im_0 re_1 im_1 ... of one lane.
+std::string group_helpers(const VectorKind &k, const std::string &attrs) {
+  const bool dbl = k.precision == Precision::Double;
+  const std::string real = dbl ? "double" : "float", V = k.type();
+  const int g = k.group();
+  std::string regs_out, regs_in, assign_in, assign_out;
+  for (int i = 0; i < g; ++i) {
+    regs_out += fmt::format("{0}{1} &r{2}, {1} &i{2}", i ? ", " : "", V, i);
+    regs_in += fmt::format(", {0} r{1}, {0} i{1}", V, i);
+    assign_in += fmt::format("{}r{}, i{}", i ? ", " : "", i, i);
+    assign_out += fmt::format("  r{0} = v[{1}];\n  i{0} = v[{2}];\n", i, 2 * i, 2 * i + 1);
+  }
+  std::string out = fmt::format("{}void splgen_transpose_{}({} *v) {{\n{}}}\n", attrs, k.suffix(), V, transpose(k));
+  out += fmt::format("{}void {}({}, {}) {{\n", attrs, k.load_group_helper(), regs_out, params("const " + real, k.lanes));
+  out += fmt::format("  {} v[{}];\n", V, k.lanes);
+  for (int l = 0; l < k.lanes; ++l) out += fmt::format("  v[{0}] = {1}(p{0});\n", l, k.op("loadu"));
+  out += fmt::format("  splgen_transpose_{}(v);\n{}}}\n", k.suffix(), assign_out);
+  out += fmt::format("{}void {}({}{}) {{\n", attrs, k.store_group_helper(), params(real, k.lanes), regs_in);
+  out += fmt::format("  {} v[{}] = {{{}}};\n  splgen_transpose_{}(v);\n", V, k.lanes, assign_in, k.suffix());
+  for (int l = 0; l < k.lanes; ++l) out += fmt::format("  {1}(p{0}, v[{0}]);\n", l, k.op("storeu"));
+  out += "}\n";
+  return out;
 }
 
 }  // namespace
@@ -156,6 +220,7 @@ std::string VectorKind::helpers(const std::string &target) const {
   out += fmt::format("{}void {}({} *p, {} re, {} im) {{\n", attrs, store_contiguous_helper(), real, V, V);
   out += fmt::format("  {0}(p, {1}(re, im));\n  {0}(p + {2}, {3}(re, im));\n", storeu, op("unpacklo"), lanes, op("unpackhi"));
   out += "}\n";
+  if (group() > 1) out += group_helpers(*this, attrs);
   out += fmt::format("#endif  // {}\n", guard);
   return out;
 }

@@ -33,6 +33,13 @@ struct VectorKind {
   std::string store_helper() const { return "splgen_store_" + suffix(); }
   std::string load_contiguous_helper() const { return "splgen_loadc_" + suffix(); }
   std::string store_contiguous_helper() const { return "splgen_storec_" + suffix(); }
+  // Grouped access: `group()` consecutive complex elements per lane fill one whole register,
+  // so a lane's group is one full-width load or store and the split <-> interleaved change is
+  // one in-register transpose (the store side avoids partial stores that a later full-width
+  // load cannot forward from). 1 where there is no such helper.
+  int group() const;
+  std::string load_group_helper() const { return "splgen_loadg_" + suffix(); }
+  std::string store_group_helper() const { return "splgen_storeg_" + suffix(); }
   std::string negate(const std::string &a) const;
   std::string broadcast(const std::string &scalar) const;
   // Definitions of the load/store helpers, with an include guard so several kernels can share

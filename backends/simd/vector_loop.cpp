@@ -22,10 +22,12 @@ class Printer {
       }
     for (auto it = mul_defs_.begin(); it != mul_defs_.end();)
       it = assigns_[it->first] == 1 ? std::next(it) : mul_defs_.erase(it);
+    find_groups();
     // Pass 1 decides which multiplications fuse into their users; pass 2 prints.
     for (const StmtNode *s : loop_.statements) count_uses(s->value), expr(s->value, true);
     for (const StmtNode *s : loop_.statements) statement(*s);
     flush_half_stores();
+    flush_store_groups();
     std::string v = var_name(var_.id);
     std::string out = pad(depth_) + fmt::format("for (long {0} = 0; {0} < {1}; {0} += {2}) {{\n", v, var_.extent, kind_.lanes);
     out += body_;
@@ -108,6 +110,10 @@ class Printer {
     }
     std::string key = fmt::format("{}:{}", e.buffer, to_string(e.index));
     auto it = loaded_.find(key);
+    if (it == loaded_.end() && load_group_of_.count(key)) {
+      load_group(groups_[load_group_of_[key]]);
+      it = loaded_.find(key);
+    }
     if (it == loaded_.end()) {
       int k = counter_++;
       std::string re = fmt::format("lr{}", k), im = fmt::format("li{}", k);
@@ -182,8 +188,114 @@ class Printer {
     }
     const HalfStore &other = it->second;
     std::string re = other.part == 0 ? other.value : value, im = other.part == 0 ? value : other.value;
-    line(store_call(s.buffer, s.index, re, im));
     half_stores_.erase(it);
+    auto g = store_group_of_.find(key);
+    if (g == store_group_of_.end()) {
+      line(store_call(s.buffer, s.index, re, im));
+      return;
+    }
+    Group &group = groups_[g->second];
+    group.values[key] = {re, im};
+    if (group.values.size() == group.members.size()) store_group(group), group.values.clear();
+  }
+
+  // ---- grouped accesses (VectorKind::group): G consecutive complex elements per lane ----
+  struct Group {
+    int buffer;
+    std::vector<Idx> members;  // consecutive elements, lowest first
+    std::map<std::string, std::pair<std::string, std::string>> values;  // stores ready: key -> re, im
+  };
+
+  std::string access_key(int buffer, const Idx &index) const { return fmt::format("{}:{}", buffer, to_string(index)); }
+
+  // Partitions the non-contiguous, lane-dependent accesses of one kind into runs of G
+  // consecutive elements with the same lane stride (at least G, so lanes do not overlap).
+  void partition(const std::map<std::string, std::pair<int, Idx>> &accesses, std::map<std::string, int> &group_of) {
+    const int g = kind_.group();
+    std::map<std::string, std::map<int64_t, Idx>> runs;  // buffer + linear part -> offset -> index
+    std::map<std::string, int> buffer_of;
+    for (const auto &[key, access] : accesses) {
+      const Affine *a = as_affine(access.second);
+      if (!a) continue;
+      int64_t stride = 0;
+      for (auto &[v, c] : a->terms)
+        if (v.id == var_.id) stride = c;
+      if (stride > -g && stride < g) continue;
+      Affine linear = *a;
+      linear.c0 = 0;
+      std::string run = fmt::format("{}:{}", access.first, to_string(linear));
+      runs[run][a->c0] = access.second;
+      buffer_of[run] = access.first;
+    }
+    for (auto &[run, by_offset] : runs) {
+      std::vector<std::pair<int64_t, Idx>> sorted(by_offset.begin(), by_offset.end());
+      for (std::size_t i = 0; i + std::size_t(g) <= sorted.size();) {
+        bool consecutive = sorted[i + std::size_t(g) - 1].first - sorted[i].first == g - 1;
+        if (!consecutive) { ++i; continue; }
+        Group group{buffer_of[run], {}, {}};
+        for (int k = 0; k < g; ++k) {
+          group.members.push_back(sorted[i + std::size_t(k)].second);
+          group_of[access_key(group.buffer, group.members.back())] = int(groups_.size());
+        }
+        groups_.push_back(std::move(group));
+        i += std::size_t(g);
+      }
+    }
+  }
+
+  void collect_loads(const Expr &e, std::map<std::string, std::pair<int, Idx>> &out) const {
+    if (!e) return;
+    if (e->kind == ExprKind::Load && uses_var(e->index, var_.id) && !contiguous(e->index))
+      out.emplace(access_key(e->buffer, e->index), std::make_pair(e->buffer, e->index));
+    collect_loads(e->a, out);
+    collect_loads(e->b, out);
+  }
+
+  void find_groups() {
+    if (kind_.group() < 2) return;
+    std::map<std::string, std::pair<int, Idx>> loads, stores;
+    std::map<std::string, int> parts;  // key -> bit 1 re, bit 2 im; 4: a part twice
+    for (const StmtNode *s : loop_.statements) {
+      collect_loads(s->value, loads);
+      if (s->kind != StmtKind::Store || !uses_var(s->index, var_.id) || contiguous(s->index)) continue;
+      std::string key = access_key(s->buffer, s->index);
+      int bit = s->part == 0 ? 1 : 2;
+      parts[key] |= (parts[key] & bit) ? 4 : bit;
+      stores.emplace(key, std::make_pair(s->buffer, s->index));
+    }
+    for (auto it = stores.begin(); it != stores.end();)
+      it = parts[it->first] == 3 ? std::next(it) : stores.erase(it);  // whole complex elements, once
+    partition(loads, load_group_of_);
+    partition(stores, store_group_of_);
+  }
+
+  void load_group(const Group &group) {
+    std::string regs;
+    for (const Idx &m : group.members) {
+      int k = counter_++;
+      std::string re = fmt::format("lr{}", k), im = fmt::format("li{}", k);
+      line(fmt::format("{} {}, {};", kind_.type(), re, im));
+      regs += fmt::format("{}, {}, ", re, im);
+      loaded_.emplace(access_key(group.buffer, m), re + "," + im);
+    }
+    line(fmt::format("{}({}{});", kind_.load_group_helper(), regs, join(lane_pointers(group.buffer, group.members.front()))));
+  }
+
+  void store_group(const Group &group) {
+    std::string regs;
+    for (const Idx &m : group.members) {
+      const auto &[re, im] = group.values.at(access_key(group.buffer, m));
+      regs += fmt::format(", {}, {}", re, im);
+    }
+    line(fmt::format("{}({}{});", kind_.store_group_helper(), join(lane_pointers(group.buffer, group.members.front())), regs));
+  }
+
+  // Groups whose members were not all stored (cannot happen when every part is stored once).
+  void flush_store_groups() {
+    for (Group &group : groups_)
+      for (auto &[key, v] : group.values)
+        for (const Idx &m : group.members)
+          if (access_key(group.buffer, m) == key) line(store_call(group.buffer, m, v.first, v.second));
   }
 
   struct HalfStore {
@@ -223,6 +335,8 @@ class Printer {
   std::map<int, std::string> alias_;
   std::map<std::string, std::string> loaded_;
   std::map<std::string, HalfStore> half_stores_;
+  std::vector<Group> groups_;
+  std::map<std::string, int> load_group_of_, store_group_of_;
   std::set<int> declared_;
 };
 
