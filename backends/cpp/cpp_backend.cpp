@@ -335,7 +335,9 @@ struct Emitter : simd::ScalarNames {
 
   // -- simd::ScalarNames
   std::string pointer(int buffer, const Idx &index) override {
-    const std::string &name = buffer_ref(buffer);
+    const Buffer &b = f.buffers[std::size_t(buffer)];
+    std::string name = buffer_ref(buffer);
+    if (b.role == BufferRole::Temp && b.size > kMaxStackTemp) name += ".data()";  // a std::vector
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
   }
