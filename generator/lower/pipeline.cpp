@@ -8,6 +8,7 @@
 #include "generator/ir/print.h"
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/sigma_to_loops.h"
+#include "generator/lower/schedule_registers.h"
 #include "generator/lower/vectorize_loops.h"
 #include "generator/lower/spl_to_sigma.h"
 #include "generator/parse/formula_parser.h"
@@ -102,7 +103,8 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
   r.sigma = rules::lower_with_rules(r.expansion.formula, lowering);
   r.merged = merge_loops(r.sigma);
   std::string name = options.name.empty() ? default_kernel_name(r.spec, options) : options.name;
-  r.loops = vectorize_loops(sigma_to_loops(r.merged, name), vector_widths(options.isa, options.precision));
+  r.loops = schedule_for_registers(
+      vectorize_loops(sigma_to_loops(r.merged, name), vector_widths(options.isa, options.precision)));
 
   CppEmitOptions emit;
   emit.precision = options.precision;

@@ -1,0 +1,213 @@
+#include "generator/lower/schedule_registers.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace splgen {
+namespace {
+
+struct Access {
+  int buffer;
+  Idx index;
+  bool store;
+};
+
+// What one statement reads, defines and touches.
+struct Info {
+  std::set<int> reads;  // scalars
+  int defines = -1;     // Assign: its scalar
+  std::vector<Access> accesses;
+};
+
+void collect(const Expr &e, Info &info) {
+  if (!e) return;
+  if (e->kind == ExprKind::Scalar) info.reads.insert(e->scalar);
+  if (e->kind == ExprKind::Load) info.accesses.push_back({e->buffer, e->index, false});
+  collect(e->a, info);
+  collect(e->b, info);
+}
+
+// Whether two accesses of one buffer may touch the same element when statements run in
+// lockstep over `width` lanes of loop variable `var` (width 1: one iteration at a time).
+bool may_overlap(const Idx &p, const Idx &q, int var, int width) {
+  const Affine *a = as_affine(p), *b = as_affine(q);
+  if (!a || !b || a->terms != b->terms) return true;
+  int64_t d = b->c0 - a->c0, coeff = 0;
+  if (d == 0) return true;
+  for (auto &[v, c] : a->terms)
+    if (v.id == var) coeff = c;
+  if (width <= 1 || coeff == 0 || d % coeff != 0) return false;
+  int64_t lanes_apart = d / coeff;
+  return lanes_apart > -width && lanes_apart < width;
+}
+
+class RunScheduler {
+ public:
+  RunScheduler(const std::vector<Stmt> &run, int var, int width) : run_(run), var_(var), width_(width) {}
+
+  std::vector<Stmt> schedule() {
+    const std::size_t n = run_.size();
+    info_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      collect(run_[i]->value, info_[i]);
+      if (run_[i]->kind == StmtKind::Assign) info_[i].defines = run_[i]->scalar;
+      if (run_[i]->kind == StmtKind::Store) info_[i].accesses.push_back({run_[i]->buffer, run_[i]->index, true});
+    }
+    build_units();
+    build_dependences();
+    std::vector<Stmt> out = greedy();
+    return out.size() == n ? out : run_;  // a cycle among units: keep the original order
+  }
+
+ private:
+  // Both parts of a complex element loaded into scalars, or stored, form one unit.
+  void build_units() {
+    std::map<std::string, std::vector<std::size_t>> loads, stores;
+    std::map<int, int> defs;
+    for (const Info &i : info_)
+      if (i.defines >= 0) ++defs[i.defines];
+    for (std::size_t i = 0; i < run_.size(); ++i) {
+      const StmtNode &s = *run_[i];
+      if (s.kind == StmtKind::Assign && s.value->kind == ExprKind::Load && defs[s.scalar] == 1)
+        loads[std::to_string(s.value->buffer) + ":" + to_string(s.value->index)].push_back(i);
+      if (s.kind == StmtKind::Store) stores[std::to_string(s.buffer) + ":" + to_string(s.index)].push_back(i);
+    }
+    unit_of_.assign(run_.size(), -1);
+    auto pair_up = [&](const std::vector<std::size_t> &members, auto part) {
+      if (members.size() != 2 || part(members[0]) == part(members[1])) return;
+      for (std::size_t m : members) unit_of_[m] = int(units_.size());
+      units_.push_back(members);
+    };
+    for (auto &[key, members] : loads) pair_up(members, [&](std::size_t i) { return run_[i]->value->part; });
+    for (auto &[key, members] : stores) pair_up(members, [&](std::size_t i) { return run_[i]->part; });
+    for (std::size_t i = 0; i < run_.size(); ++i)
+      if (unit_of_[i] < 0) unit_of_[i] = int(units_.size()), units_.push_back({i});
+  }
+
+  void depend(std::size_t before, std::size_t after) {
+    int u = unit_of_[before], v = unit_of_[after];
+    if (u != v && preds_[std::size_t(v)].insert(u).second) succs_[std::size_t(u)].push_back(v);
+  }
+
+  void build_dependences() {
+    preds_.assign(units_.size(), {});
+    succs_.assign(units_.size(), {});
+    std::map<int, std::size_t> last_def;
+    std::map<int, std::vector<std::size_t>> readers_since_def;
+    std::map<int, std::vector<std::pair<std::size_t, const Access *>>> seen;  // buffer -> earlier accesses
+    for (std::size_t j = 0; j < run_.size(); ++j) {
+      const Info &info = info_[j];
+      for (int s : info.reads) {
+        if (auto it = last_def.find(s); it != last_def.end()) depend(it->second, j);
+        readers_since_def[s].push_back(j);
+      }
+      if (info.defines >= 0) {
+        int s = info.defines;
+        if (auto it = last_def.find(s); it != last_def.end()) depend(it->second, j);
+        for (std::size_t r : readers_since_def[s])
+          if (r != j) depend(r, j);
+        readers_since_def[s].clear();
+        last_def[s] = j;
+      }
+      for (const Access &a : info.accesses) {
+        for (auto &[i, b] : seen[a.buffer])
+          if ((a.store || b->store) && may_overlap(b->index, a.index, var_, width_)) depend(i, j);
+        seen[a.buffer].emplace_back(j, &a);
+      }
+    }
+  }
+
+  std::vector<Stmt> greedy() {
+    std::map<int, int> remaining_readers;
+    std::set<int> defined_here;
+    for (const Info &i : info_) {
+      for (int s : i.reads) ++remaining_readers[s];
+      if (i.defines >= 0) defined_here.insert(i.defines);
+    }
+    std::vector<std::size_t> waiting(units_.size());
+    std::set<int> ready;
+    for (std::size_t u = 0; u < units_.size(); ++u)
+      if ((waiting[u] = preds_[u].size()) == 0) ready.insert(int(u));
+    std::vector<Stmt> out;
+    while (!ready.empty()) {
+      int best = -1, best_score = 0;
+      std::size_t best_first = 0;
+      for (int u : ready) {
+        int score = 0;
+        std::map<int, int> reads;  // scalar -> readers in this unit
+        for (std::size_t m : units_[std::size_t(u)]) {
+          for (int s : info_[m].reads) ++reads[s];
+          if (info_[m].defines >= 0) --score;
+        }
+        for (auto &[s, k] : reads)
+          if (defined_here.count(s) && remaining_readers[s] == k) ++score;  // its last reader: frees it
+        std::size_t first = units_[std::size_t(u)].front();
+        if (best < 0 || score > best_score || (score == best_score && first < best_first))
+          best = u, best_score = score, best_first = first;
+      }
+      ready.erase(best);
+      for (std::size_t m : units_[std::size_t(best)]) {
+        out.push_back(run_[m]);
+        for (int s : info_[m].reads) --remaining_readers[s];
+      }
+      for (int v : succs_[std::size_t(best)])
+        if (--waiting[std::size_t(v)] == 0) ready.insert(v);
+    }
+    return out;
+  }
+
+  const std::vector<Stmt> &run_;
+  int var_, width_;
+  std::vector<Info> info_;
+  std::vector<std::vector<std::size_t>> units_;  // statement indices, in original order
+  std::vector<int> unit_of_;
+  std::vector<std::set<int>> preds_;
+  std::vector<std::vector<int>> succs_;
+};
+
+Stmt schedule(const Stmt &s, int var, int width);
+
+// Each maximal run of assignments and stores is scheduled; loops stay where they are.
+Stmt schedule_block(const std::vector<Stmt> &body, int var, int width) {
+  std::vector<Stmt> out, run;
+  auto flush = [&] {
+    if (run.empty()) return;
+    for (Stmt &t : RunScheduler(run, var, width).schedule()) out.push_back(std::move(t));
+    run.clear();
+  };
+  for (const Stmt &t : body) {
+    if (t->kind == StmtKind::Assign || t->kind == StmtKind::Store) {
+      run.push_back(t);
+      continue;
+    }
+    flush();
+    out.push_back(schedule(t, var, width));
+  }
+  flush();
+  return make_block(std::move(out));
+}
+
+Stmt schedule(const Stmt &s, int var, int width) {
+  switch (s->kind) {
+    case StmtKind::Block: return schedule_block(s->body, var, width);
+    case StmtKind::For: {
+      Stmt body = schedule(s->loop_body, s->var.id, s->vector_width);
+      return s->vector_width > 1 ? make_vector_for(s->var, body, s->vector_width) : make_for(s->var, body);
+    }
+    case StmtKind::Assign:
+    case StmtKind::Store: return schedule_block({s}, var, width);
+  }
+  return s;
+}
+
+}  // namespace
+
+Function schedule_for_registers(const Function &f) {
+  Function out = f;
+  out.body = schedule(f.body, -1, 1);
+  return out;
+}
+
+}  // namespace splgen
