@@ -74,6 +74,29 @@ ExpandOptions expand_options(const GenOptions &options) {
   return o;
 }
 
+std::vector<int> allowed_vector_widths(const GenOptions &options) {
+  std::vector<int> widths;
+  for (int w : vector_widths(options.isa, options.precision))
+    if (options.max_vector_width <= 0 || w <= options.max_vector_width) widths.push_back(w);
+  return widths;
+}
+
+namespace {
+
+// A plan replaces the default expansion: its DFT leaves are codelets where they can be, larger
+// DFTs are expanded with the default choices. It must be a formula of the spec's shape.
+Expansion expand_plan(const Spl &spec, const std::string &plan_text, const std::vector<const rules::Rule *> &rules) {
+  Spl plan = parse_formula(plan_text);
+  if (plan->rows != spec->rows || plan->cols != spec->cols)
+    throw FormulaError(fmt::format("the plan is {} x {}, the spec {} x {}: {}", plan->rows, plan->cols, spec->rows,
+                                   spec->cols, plan_text));
+  ExpandOptions o;
+  o.codelet_max = o.top_codelet_max = ExpansionKnobs::kCodeletMax;
+  return expand(plan, rules, o);
+}
+
+}  // namespace
+
 PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &options) {
   PipelineResult r;
   r.spec_text = spec_text;
@@ -83,7 +106,10 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
     r.spec = make_dft(r.spec->a, -r.spec->b);
   }
   if (options.rule_files.empty()) {
-    r.expansion = expand(r.spec, expand_options(options));
+    if (!options.plan.empty())
+      r.expansion = expand_plan(r.spec, options.plan, breakdown_rules(shipped_rules()));
+    else
+      r.expansion = expand(r.spec, expand_options(options));
   } else {
     for (const std::string &file : options.rule_files) r.library.load(file);
     // A user's rules are proved before they are used: a false rule would generate wrong code.
@@ -94,7 +120,10 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
                                        check.error.empty() ? "counterexample " + check.counterexample : check.error));
     }
     for (const rules::RuleFile &f : shipped_rules().files()) r.library.add_file(f);
-    r.expansion = expand(r.spec, breakdown_rules(r.library), expand_options(options));
+    if (!options.plan.empty())
+      r.expansion = expand_plan(r.spec, options.plan, breakdown_rules(r.library));
+    else
+      r.expansion = expand(r.spec, breakdown_rules(r.library), expand_options(options));
   }
   const rules::RuleLibrary &library = options.rule_files.empty() ? shipped_rules() : r.library;
   std::vector<const rules::Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
@@ -104,7 +133,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
   r.merged = merge_loops(r.sigma);
   std::string name = options.name.empty() ? default_kernel_name(r.spec, options) : options.name;
   r.loops = schedule_for_registers(
-      vectorize_loops(sigma_to_loops(r.merged, name), vector_widths(options.isa, options.precision)));
+      vectorize_loops(sigma_to_loops(r.merged, name), allowed_vector_widths(options)));
 
   CppEmitOptions emit;
   emit.precision = options.precision;

@@ -20,6 +20,11 @@ struct GenOptions {
   int64_t top_codelet_max = 0;            //   default for the target (default_expand_options)
   bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
   std::vector<std::string> rule_files;    // extra rule files (--rules), tried before the shipped rules
+  // A searched plan (generator/search/plan.h): formula text equal to the spec (e.g. the
+  // ruletree the search found, fully expanded) that replaces the default expansion; its DFTs
+  // up to the codelet size are codelets, larger ones are expanded as usual. Empty: the default.
+  std::string plan;
+  int max_vector_width = 0;               // widest vector used (a search parameter); 0: the ISA's widest
 };
 
 struct PipelineResult {
@@ -43,6 +48,8 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
 // The expansion knobs a target gets when GenOptions leaves them 0.
 ExpandOptions default_expand_options(Isa isa, Precision precision);
 ExpandOptions expand_options(const GenOptions &options);
+// The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
+std::vector<int> allowed_vector_widths(const GenOptions &options);
 
 // "splgen_dft1024" / "splgen_idft48_f": a C identifier derived from the spec.
 std::string default_kernel_name(const Spl &spec, const GenOptions &options);

@@ -1,0 +1,47 @@
+// Timing candidate plans (SPIRAL's search loop): each plan is generated, many go into one
+// translation unit (their tables live in NAME_detail namespaces, their SIMD helpers are
+// guarded, so kernels compile together), the units are compiled in parallel by the system
+// compiler, loaded with dlopen, checked against FFTW3 on a random input, and the correct
+// ones are timed warm and interleaved (median of repetitions, generator/measure/timer.h).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generator/ir/spl.h"
+#include "generator/lower/pipeline.h"
+#include "generator/search/plan.h"
+
+namespace splgen::search {
+
+struct EvalOptions {
+  GenOptions gen;                        // isa, precision, rule files (plan, name, inverse are set per plan)
+  std::string compiler;                  // empty: $CXX, else c++
+  std::string flags = "-O3 -march=native";
+  int jobs = 0;                          // compilers run at once; 0: the available cores
+  int max_per_unit = 12;                 // kernels per translation unit at most
+  int repetitions = 9;                   // timed rounds; the median counts
+  double min_sample_seconds = 2e-4;      // shortest timed sample
+};
+
+struct Evaluation {
+  enum class Status { Ok, Wrong, CompileError, GenError, Skipped };
+  Status status = Status::Skipped;
+  double ns = 0;          // median time of one transform (Ok only)
+  double error = 0;       // relative RMS error against FFTW3 (Ok and Wrong)
+  std::string message;    // why not Ok
+};
+const char *status_name(Evaluation::Status status);  // "ok", "wrong", "compile error", "generation error", "skipped"
+
+// Largest relative RMS error against FFTW3 a correct kernel may have.
+double error_tolerance(Precision precision);
+
+// Compiler runs at once when EvalOptions::jobs is 0: the cores this process may use.
+int default_jobs();
+
+// Evaluates plans for one transform: `node` is DFT(n) or DFT(n, n-1) (the roots FFTW computes).
+// `stop` is polled between compilations; plans not reached are Skipped. One Evaluation per plan.
+std::vector<Evaluation> evaluate_plans(const Spl &node, const std::vector<Plan> &plans, const EvalOptions &options,
+                                       const std::function<bool()> &stop = {});
+
+}  // namespace splgen::search

@@ -1,0 +1,297 @@
+#include "generator/search/json.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace splgen::search {
+
+JsonError::JsonError(int line_, int column_, const std::string &message)
+    : std::runtime_error(fmt::format("{}:{}: {}", line_, column_, message)), line(line_), column(column_) {}
+
+void Json::set(const std::string &key, Json v) {
+  for (auto &[k, value] : members_)
+    if (k == key) {
+      value = std::move(v);
+      return;
+    }
+  members_.emplace_back(key, std::move(v));
+}
+
+const Json *Json::find(const std::string &key) const {
+  if (kind_ != Kind::Object) return nullptr;
+  for (const auto &[k, value] : members_)
+    if (k == key) return &value;
+  return nullptr;
+}
+
+namespace {
+
+void dump_string(std::string &out, const std::string &s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out += char(c);
+    }
+  }
+  out += '"';
+}
+
+class Parser {
+ public:
+  explicit Parser(const std::string &text) : s_(text) {}
+
+  Json document() {
+    skip_space();
+    Json v = value();
+    skip_space();
+    if (i_ < s_.size()) fail("unexpected text after the JSON value");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string &message) const {
+    int line = 1, column = 1;
+    for (std::size_t k = 0; k < i_ && k < s_.size(); ++k) {
+      if (s_[k] == '\n')
+        ++line, column = 1;
+      else
+        ++column;
+    }
+    throw JsonError(line, column, message);
+  }
+
+  void skip_space() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+
+  void expect(char c) {
+    if (i_ >= s_.size() || s_[i_] != c) fail(i_ >= s_.size() ? fmt::format("expected '{}' before the end of the file", c)
+                                                             : fmt::format("expected '{}'", c));
+    ++i_;
+  }
+
+  bool literal(const char *word) {
+    std::string w(word);
+    if (s_.compare(i_, w.size(), w) != 0) return false;
+    i_ += w.size();
+    return true;
+  }
+
+  Json value() {
+    if (++depth_ > 200) fail("nested too deeply");
+    if (i_ >= s_.size()) fail("expected a value before the end of the file");
+    Json out;
+    char c = s_[i_];
+    if (c == '{') {
+      ++i_;
+      out = Json::object();
+      skip_space();
+      if (i_ < s_.size() && s_[i_] == '}') {
+        ++i_;
+      } else {
+        for (;;) {
+          skip_space();
+          if (i_ >= s_.size() || s_[i_] != '"') fail("expected a member name in double quotes");
+          std::string key = string();
+          skip_space();
+          expect(':');
+          skip_space();
+          out.set(key, value());
+          skip_space();
+          if (i_ < s_.size() && s_[i_] == ',') {
+            ++i_;
+            continue;
+          }
+          if (i_ < s_.size() && s_[i_] == '}') {
+            ++i_;
+            break;
+          }
+          fail("expected ',' or '}'");
+        }
+      }
+    } else if (c == '[') {
+      ++i_;
+      out = Json::array();
+      skip_space();
+      if (i_ < s_.size() && s_[i_] == ']') {
+        ++i_;
+      } else {
+        for (;;) {
+          skip_space();
+          out.push_back(value());
+          skip_space();
+          if (i_ < s_.size() && s_[i_] == ',') {
+            ++i_;
+            continue;
+          }
+          if (i_ < s_.size() && s_[i_] == ']') {
+            ++i_;
+            break;
+          }
+          fail("expected ',' or ']'");
+        }
+      }
+    } else if (c == '"') {
+      out = Json(string());
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      out = Json(number());
+    } else if (literal("true")) {
+      out = Json(true);
+    } else if (literal("false")) {
+      out = Json(false);
+    } else if (literal("null")) {
+      out = Json();
+    } else {
+      fail("expected a value");
+    }
+    --depth_;
+    return out;
+  }
+
+  double number() {
+    std::size_t start = i_;
+    if (s_[i_] == '-') ++i_;
+    auto digits = [&] {
+      std::size_t d = i_;
+      while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+      if (i_ == d) fail("expected a digit");
+    };
+    digits();
+    if (i_ < s_.size() && s_[i_] == '.') ++i_, digits();
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      ++i_;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+      digits();
+    }
+    return std::strtod(s_.substr(start, i_ - start).c_str(), nullptr);
+  }
+
+  std::string string() {
+    ++i_;  // the opening quote
+    std::string out;
+    for (;;) {
+      if (i_ >= s_.size()) fail("unterminated string");
+      char c = s_[i_];
+      if (c == '"') {
+        ++i_;
+        return out;
+      }
+      if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
+      if (c != '\\') {
+        out += c;
+        ++i_;
+        continue;
+      }
+      ++i_;
+      if (i_ >= s_.size()) fail("unterminated string");
+      char e = s_[i_++];
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          if (i_ + 4 > s_.size()) fail("bad \\u escape");
+          unsigned code = 0;
+          for (int k = 0; k < 4; ++k) {
+            char h = s_[i_++];
+            code <<= 4;
+            if (h >= '0' && h <= '9') code |= unsigned(h - '0');
+            else if (h >= 'a' && h <= 'f') code |= unsigned(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F') code |= unsigned(h - 'A' + 10);
+            else fail("bad \\u escape");
+          }
+          // UTF-8 (surrogate pairs are kept as two code points; wisdom text is ASCII anyway).
+          if (code < 0x80) {
+            out += char(code);
+          } else if (code < 0x800) {
+            out += char(0xC0 | (code >> 6));
+            out += char(0x80 | (code & 0x3F));
+          } else {
+            out += char(0xE0 | (code >> 12));
+            out += char(0x80 | ((code >> 6) & 0x3F));
+            out += char(0x80 | (code & 0x3F));
+          }
+          break;
+        }
+        default:
+          --i_;
+          fail("bad escape in a string");
+      }
+    }
+  }
+
+  const std::string &s_;
+  std::size_t i_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+void Json::dump_to(std::string &out, int indent) const {
+  std::string pad(std::size_t(indent + 2), ' '), close(std::size_t(indent), ' ');
+  switch (kind_) {
+    case Kind::Null: out += "null"; break;
+    case Kind::Bool: out += bool_ ? "true" : "false"; break;
+    case Kind::Number:
+      if (!std::isfinite(number_))
+        out += "null";
+      else
+        out += fmt::format("{}", number_);
+      break;
+    case Kind::String: dump_string(out, string_); break;
+    case Kind::Array:
+      if (items_.empty()) {
+        out += "[]";
+        break;
+      }
+      out += "[\n";
+      for (std::size_t k = 0; k < items_.size(); ++k) {
+        out += pad;
+        items_[k].dump_to(out, indent + 2);
+        out += k + 1 < items_.size() ? ",\n" : "\n";
+      }
+      out += close + "]";
+      break;
+    case Kind::Object:
+      if (members_.empty()) {
+        out += "{}";
+        break;
+      }
+      out += "{\n";
+      for (std::size_t k = 0; k < members_.size(); ++k) {
+        out += pad;
+        dump_string(out, members_[k].first);
+        out += ": ";
+        members_[k].second.dump_to(out, indent + 2);
+        out += k + 1 < members_.size() ? ",\n" : "\n";
+      }
+      out += close + "}";
+      break;
+  }
+}
+
+std::string Json::dump() const {
+  std::string out;
+  dump_to(out, 0);
+  return out + "\n";
+}
+
+Json parse_json(const std::string &text) { return Parser(text).document(); }
+
+}  // namespace splgen::search

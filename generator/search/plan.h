@@ -1,0 +1,28 @@
+// A searched plan: the ruletree the search chose, as formula text that `splgen expand` reads
+// (and GenOptions::plan uses in place of the default expansion), with the target parameters
+// searched alongside it (the vector width) and a short description for people.
+#pragma once
+#include <string>
+
+#include "generator/ir/spl.h"
+#include "generator/lower/pipeline.h"
+
+namespace splgen::search {
+
+struct Plan {
+  std::string formula;     // fully expanded: DFT leaves are codelets ("(DFT(32) (x) I(32)) * T(1024,32) * ...")
+  int vector_width = 0;    // widest vector used; 0: the ISA's widest
+  std::string tree;        // "dit(32,32)", "dif(4,dit(8,32))", "16": the ruletree in short
+  bool is_default = false; // the generator's default expansion (no search)
+};
+
+// The GenOptions that generate the plan's kernel.
+GenOptions with_plan(GenOptions options, const Plan &plan);
+
+// The default plan of a spec for a target: the expansion `splgen gen` makes without a plan.
+Plan default_plan(const std::string &spec_text, const GenOptions &options);
+
+// "w=2" / "" : the vector width in short, for tables.
+std::string describe_width(int vector_width);
+
+}  // namespace splgen::search
