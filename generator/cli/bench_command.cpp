@@ -16,6 +16,7 @@
 #include "generator/measure/plot.h"
 #include "generator/measure/report.h"
 #include "generator/measure/sizes.h"
+#include "generator/search/wisdom.h"
 #include "generator/target/target.h"
 
 namespace splgen::cli {
@@ -115,6 +116,9 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
       ->check(CLI::Range(int64_t(1), int64_t(64)));
   cmd->add_option("--top-codelet-max", a.top_codelet_max, "Expansion knob: a spec above this size is always split")
       ->check(CLI::Range(int64_t(1), int64_t(64)));
+  cmd->add_option("--wisdom", a.wisdom,
+                  "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")
+      ->type_name("FILE");
   return cmd;
 }
 
@@ -126,6 +130,21 @@ int run_bench(const BenchArgs &a) {
   if (!host_supports(isa))
     throw CommandError(kExitUsage, fmt::format("--isa {}: this CPU cannot run {} code (the best it runs is {})", a.isa,
                                                isa_name(isa), isa_name(host_best_isa())));
+  measure::BenchOptions options = bench_options(a, isa);
+  if (!a.wisdom.empty()) {
+    try {
+      search::load_wisdom(a.wisdom);  // a corrupt file is an error before anything runs
+    } catch (const search::WisdomError &e) {
+      throw CommandError(kExitUsage, e.what());
+    }
+    options.default_baseline = true;
+    options.tune = [&a](const std::string &spec, GenOptions g) {
+      search::WisdomLookup found = search::lookup_wisdom(a.wisdom, spec, g, a.compiler);
+      if (found.plan) return search::with_plan(g, *found.plan);
+      if (!a.quiet) std::cerr << "\nsplgen: " << found.message << std::endl;
+      return g;
+    };
+  }
   check_writable("--csv", a.csv);
   check_writable("--json", a.json);
   check_writable("--plot", a.plot);
@@ -139,7 +158,7 @@ int run_bench(const BenchArgs &a) {
   };
   measure::BenchResult result;
   try {
-    result = measure::run_bench(bench_options(a, isa), progress);
+    result = measure::run_bench(options, progress);
   } catch (const measure::CompileError &e) {
     if (line_open) std::cerr << std::endl;
     // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.

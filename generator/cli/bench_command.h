@@ -25,6 +25,7 @@ struct BenchArgs {
   std::string csv, json, plot;
   bool quiet = false;
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs (0: the target's default)
+  std::string wisdom;  // --wisdom FILE: time the searched plan (and the default beside it)
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -6,8 +6,11 @@
 //   splgen rules check [PATH...] [--max-size N] | splgen rules list [PATH...] [--functions]
 //   splgen rewrite FORMULA [--rules FILE]
 //   splgen bench  [SPEC] [--sizes LIST] [--isa ISA] ... (generator/cli/bench_command.h)
+//   splgen search SPEC [--isa ISA] [--strategy S] [--budget T] [--wisdom FILE] ... (generator/cli/search_command.h)
+//   splgen wisdom show FILE | merge FILE OTHER... (generator/cli/wisdom_command.h)
 //   splgen --version
 // gen, expand, lower and rewrite take --rules FILE (repeatable): extra rules tried first.
+// gen, expand, lower (and bench) take --wisdom FILE: the plan `splgen search` stored there.
 //
 // Exit codes: 0 success, 1 verify found a mismatch, 2 usage or input error (bad command line,
 // malformed or ill-formed formula), 3 output could not be written, 4 internal error.
@@ -31,6 +34,8 @@
 #include "generator/cli/bench_command.h"
 #include "generator/cli/command_error.h"
 #include "generator/cli/rules_commands.h"
+#include "generator/cli/search_command.h"
+#include "generator/cli/wisdom_command.h"
 #include "generator/expand/expand.h"
 #include "generator/expand/ruletree.h"
 #include "generator/ir/dense.h"
@@ -41,6 +46,7 @@
 #include "generator/lower/pipeline.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/rewrite/rule_parser.h"
+#include "generator/search/wisdom.h"
 
 #ifndef SPLGEN_VERSION
 #define SPLGEN_VERSION "0"
@@ -111,6 +117,7 @@ struct Options {
   std::vector<std::string> rule_paths;  // rules check / list
   int64_t max_size = 512;               // rules check --max-size
   bool functions = false;               // rules list --functions
+  std::string wisdom;                   // gen/expand/lower --wisdom FILE
 };
 
 void add_rules(CLI::App *cmd, Options &o) {
@@ -127,7 +134,23 @@ GenOptions gen_options(const Options &o) {
   g.codelet_max = o.codelet_max;
   g.top_codelet_max = o.top_codelet_max;
   g.rule_files = o.rule_files;
+  if (!o.wisdom.empty()) {
+    // The searched plan; a missing or stale entry falls back to the default, with a note.
+    search::WisdomLookup found;
+    try {
+      found = search::lookup_wisdom(o.wisdom, o.spec, g);
+    } catch (const search::WisdomError &e) {
+      throw CliError(kExitUsage, e.what());
+    }
+    if (found.plan) return search::with_plan(g, *found.plan);
+    std::cerr << "splgen: " << found.message << std::endl;
+  }
   return g;
+}
+
+void add_wisdom(CLI::App *cmd, Options &o) {
+  cmd->add_option("--wisdom", o.wisdom, "Use the plan `splgen search` stored for SPEC in FILE (else the default)")
+      ->type_name("FILE");
 }
 
 std::vector<std::string> stage_choices() {
@@ -336,6 +359,7 @@ int run(int argc, char **argv) {
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
   add_rules(gen, o);
+  add_wisdom(gen, o);
 
   CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
   add_spec(exp, o, "Transform or formula to expand, e.g. \"DFT(1024)\"");
@@ -344,6 +368,7 @@ int run(int argc, char **argv) {
   add_isa(exp, o);
   add_knobs(exp, o);
   add_rules(exp, o);
+  add_wisdom(exp, o);
 
   CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
   add_spec(low, o, "Transform or formula to lower, e.g. \"DFT(16)\"");
@@ -354,6 +379,7 @@ int run(int argc, char **argv) {
   add_inverse(low, o);
   add_name(low, o);
   add_rules(low, o);
+  add_wisdom(low, o);
 
   CLI::App *ver = app.add_subcommand(
       "verify", "Check numerically that FORMULA equals DFT(n) (or --against), and that its lowering means the same");
@@ -376,6 +402,10 @@ int run(int argc, char **argv) {
 
   cli::BenchArgs bench_args;
   CLI::App *bench = cli::add_bench_command(app, bench_args);
+  cli::SearchArgs search_args;
+  CLI::App *search = cli::add_search_command(app, search_args);
+  cli::WisdomArgs wisdom_args;
+  CLI::App *wisdom = cli::add_wisdom_command(app, wisdom_args);
 
   try {
     app.parse(argc, argv);
@@ -392,7 +422,9 @@ int run(int argc, char **argv) {
   if (list->parsed()) return cli::rules_list(o.rule_paths, o.functions);
   if (rew->parsed()) return cli::rewrite(o.spec, o.rule_files);
   if (bench->parsed()) return cli::run_bench(bench_args);
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite or bench "
+  if (search->parsed()) return cli::run_search(search_args);
+  if (wisdom->parsed()) return cli::run_wisdom(wisdom_args);
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }

@@ -48,7 +48,9 @@ int default_repetitions(std::int64_t n) {
 
 std::vector<Implementation> bench_implementations(const BenchOptions &o) {
   std::vector<Implementation> out;
-  out.push_back({"splgen_" + isa_name(o.isa), "splgen " + isa_name(o.isa), true, o.isa});
+  out.push_back({"splgen_" + isa_name(o.isa), "splgen " + isa_name(o.isa) + (o.tune ? " wisdom" : ""), true, o.isa,
+                 FftwEffort::Measure, bool(o.tune)});
+  if (o.tune && o.default_baseline) out.push_back({"splgen_default", "splgen default", true, o.isa});
   if (o.isa != Isa::Scalar && o.scalar_baseline) out.push_back({"splgen_scalar", "splgen scalar", true, Isa::Scalar});
   out.push_back({"fftw_measure", "FFTW_MEASURE", false, Isa::Scalar, FftwEffort::Measure});
   if (o.patient) out.push_back({"fftw_patient", "FFTW_PATIENT", false, Isa::Scalar, FftwEffort::Patient});
@@ -116,12 +118,13 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   for (std::size_t i = 0; i < k; ++i) {
     if (!impls[i].splgen) continue;
     GenOptions g;
-    g.name = "splgen_bench_" + isa_name(impls[i].isa);
+    g.name = "splgen_bench_" + impls[i].id;
     g.precision = o.precision;
     g.isa = impls[i].isa;
     g.inverse = o.inverse;
     g.rule_files = o.rule_files;
     if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
+    if (impls[i].tuned) g = o.tune(spec_text, g);
     PipelineResult r = run_pipeline(spec_text, g);
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "generator/lower/pipeline.h"
 #include "generator/measure/fftw.h"
 #include "generator/target/target.h"
 
@@ -32,6 +33,11 @@ struct BenchOptions {
   double min_sample_seconds = 5e-4;  // how long one timed sample runs at least
   std::string compiler;              // empty: default_compiler() ($CXX, else c++)
   std::string flags = "-O3 -march=native";
+  // A hook for the --isa kernel's generation options (bench --wisdom puts the searched plan
+  // there): called with the spec and the options; when set and default_baseline, the default
+  // kernel of the isa is timed too (column "splgen default").
+  std::function<GenOptions(const std::string &spec, GenOptions options)> tune;
+  bool default_baseline = false;
 };
 
 // One timed implementation: id for machines ("splgen_avx2", "fftw_measure"), label for people
@@ -41,6 +47,7 @@ struct Implementation {
   bool splgen = true;
   Isa isa = Isa::Scalar;
   FftwEffort effort = FftwEffort::Measure;
+  bool tuned = false;  // generated with BenchOptions::tune
 };
 
 struct BenchRow {

@@ -314,7 +314,8 @@ class Searcher {
     // The root: every candidate at the widest vectors, the default among them (same round) ...
     auto cands = dp_candidates(root_);
     std::vector<Plan> plans = {default_};
-    for (auto &[f, tree] : cands) plans.push_back(make_plan(f, tree));
+    for (auto &[f, tree] : cands)
+      if (print(f) != default_.formula) plans.push_back(make_plan(f, tree));  // the default is there already
     std::vector<Evaluation> e = time_root(plans, print(root_));
     // ... then the best few with narrower vectors.
     std::vector<int> widths = width_choices(gen_.isa, gen_.precision);

@@ -1,0 +1,38 @@
+// splgen search (docs/cli.md, docs/search.md): time candidate plans, keep the fastest, remember it.
+//   splgen search SPEC [--isa ISA] [--precision double|float] [--inverse]
+//                 [--strategy dp|random|exhaustive|estimate] [--budget DURATION] [--keep K]
+//                 [--seed S] [--max-candidates N] [--jobs J] [--wisdom FILE] [--compiler CXX]
+//                 [--flags=FLAGS] [--reps N] [--quiet]
+// splgen wisdom show FILE (wisdom_command.h)
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace splgen::cli {
+
+struct SearchArgs {
+  std::string spec;
+  std::string isa = "native";
+  std::string precision = "double";
+  bool inverse = false;
+  std::string strategy = "dp";
+  std::string budget;     // "" : no bound
+  int keep = 2;
+  unsigned seed = 1;
+  int max_candidates = 300;
+  int jobs = 0;           // 0: the available cores
+  std::string wisdom;
+  std::string compiler;
+  std::string flags = "-O3 -march=native";
+  int reps = 9;
+  int show = 20;          // rows of the table
+  bool quiet = false;
+};
+
+CLI::App *add_search_command(CLI::App &app, SearchArgs &args);
+
+// Runs it; throws CommandError (command_error.h), ParseError or FormulaError on bad input.
+int run_search(const SearchArgs &args);
+
+}  // namespace splgen::cli
