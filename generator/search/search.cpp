@@ -306,7 +306,16 @@ class Searcher {
       for (std::size_t i = 0; i < plans.size(); ++i)
         if (e[i].status == Evaluation::Status::Ok) ok.push_back({cands[i].first, cands[i].second, e[i].ns});
       std::stable_sort(ok.begin(), ok.end(), [](const Sub &a, const Sub &b) { return a.ns < b.ns; });
-      if (ok.size() > std::size_t(std::max(1, o_.keep))) ok.resize(std::size_t(std::max(1, o_.keep)));
+      const std::size_t keep = std::size_t(std::max(1, o_.keep));
+      // A codelet runs vectorised across its parent's loop iterations, which timing it alone
+      // does not show: where the node may be a codelet, the codelet stays among the kept plans.
+      auto codelet = std::find_if(ok.begin(), ok.end(), [&](const Sub &s) { return equal(s.formula, node); });
+      if (codelet != ok.end() && std::size_t(codelet - ok.begin()) >= keep) {
+        Sub c = *codelet;
+        ok.resize(keep);
+        ok.back() = c;
+      }
+      if (ok.size() > keep) ok.resize(keep);
       kept_[print(node)] = ok;
       planned_ += int(done_ - before) - estimate_count(node);  // the estimate becomes the count
     }
