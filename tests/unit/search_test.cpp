@@ -7,6 +7,8 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <fmt/format.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <random>
 #include <string>
@@ -158,6 +160,27 @@ TEST(SearchWisdom, RoundTripsAndMerges) {
   ASSERT_EQ(f.entries.size(), 2u);
   EXPECT_EQ(f.entries[0].ns, 10);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp." + std::to_string(::getpid())));
+}
+
+TEST(SearchWisdom, TwoProcessesUpdatingOneFileLoseNothing) {
+  test::TempDir dir("splgen-wisdom-test");
+  std::string path = dir.file("w.wisdom");
+  std::vector<pid_t> children;
+  for (int p = 0; p < 2; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (int i = 0; i < 15; ++i) update_wisdom(path, {entry(fmt::format("DFT({})", 2 * (p * 100 + i + 2)), 1)});
+      ::_exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_EQ(load_wisdom(path).entries.size(), 30u);
 }
 
 TEST(SearchWisdom, CorruptFilesAreOneLineErrors) {
