@@ -146,7 +146,9 @@ class Searcher {
       if (result_.stopped.empty()) result_.stopped = "interrupted";
       return true;
     }
-    if (o_.budget_seconds > 0 && elapsed() >= o_.budget_seconds) {
+    // The last tenth of a budget (at most 10 s) is kept for the final round.
+    double limit = final_ ? o_.budget_seconds : o_.budget_seconds - std::min(10.0, 0.1 * o_.budget_seconds);
+    if (o_.budget_seconds > 0 && elapsed() >= limit) {
       if (result_.stopped.empty()) result_.stopped = "budget";
       return true;
     }
@@ -454,6 +456,7 @@ class Searcher {
   // ---- final round -----------------------------------------------------------------------
 
   void final_round() {
+    final_ = true;
     // The best few distinct plans other than the default, timed again with the default.
     std::vector<Candidate> ok;
     for (const Candidate &c : result_.candidates)
@@ -543,6 +546,7 @@ class Searcher {
   std::map<std::string, std::vector<Split>> splits_;
   std::map<std::string, std::vector<Sub>> kept_;
   int done_ = 0, planned_ = 0;
+  bool final_ = false;  // in the final round: the whole budget may be used
   double best_ns_ = 0;
   std::string best_tree_;
 };
