@@ -159,8 +159,10 @@ case "$mode" in
     # splgen's own tests and install rules are off inside another project.
     grep -q "^SPLGEN_BUILD_TESTS:BOOL=OFF" "$dir/CMakeCache.txt" || fail "SPLGEN_BUILD_TESTS should default OFF"
     grep -q "^SPLGEN_INSTALL:BOOL=OFF" "$dir/CMakeCache.txt" || fail "SPLGEN_INSTALL should default OFF"
-    cmake --build "$dir" --target consumer_app
+    cmake --build "$dir"
     run_app "$dir"
+    # splgen's kernels library is built only when linked.
+    [[ ! -e "$dir/splgen/generated/libsplgen_kernels.a" ]] || fail "splgen::kernels was built without being linked"
     ;;
 
   *)
