@@ -14,6 +14,7 @@
 #   bad_spec      a bad SPEC fails the build with splgen's message; a bad ISA fails the configure
 #   wisdom        WISDOM file: passed to splgen gen as --wisdom FILE, and a dependency
 #   subdirectory  add_subdirectory(SOURCE_DIR): build (splgen included), run the app
+#   cross         a cross build: SPLGEN_EXECUTABLE names the host splgen, ISA avx2 generated
 set -euo pipefail
 mode="$1"
 src="$(cd "$2" && pwd)"
@@ -163,6 +164,24 @@ case "$mode" in
     run_app "$dir"
     # splgen's kernels library is built only when linked.
     [[ ! -e "$dir/splgen/generated/libsplgen_kernels.a" ]] || fail "splgen::kernels was built without being linked"
+    ;;
+
+  cross)
+    # A cross build (CMAKE_SYSTEM_NAME set: CMake treats the build as cross-compiling) with
+    # splgen's source tree: the splgen target would be built for the target machine, so
+    # SPLGEN_EXECUTABLE names a host splgen; generation only emits text, so ISA avx2 works on
+    # any build host. Only the generation is run (the toolchain here is the host's).
+    dir="$work/cross"
+    configure "$dir" -DSPLGEN_SOURCE_DIR="$src" -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=x86_64 \
+      -DSPLGEN_EXECUTABLE="$prefix/bin/splgen" -DCONSUMER_ISA=avx2 -DCONSUMER_SIZE=32 | tee "$work/cross.log"
+    grep -q "consumer: cross-compiling: TRUE" "$work/cross.log" || fail "not a cross build"
+    if [[ "$generator" == Ninja ]]; then
+      ninja -C "$dir" splgen/fft.cpp splgen/fft.h
+      grep -q "__attribute__((target(\"avx2,fma\"))) void fft(double" "$dir/splgen/fft.h" || fail "no avx2 kernel"
+      [[ ! -e "$dir/splgen/splgen" ]] || fail "the target-machine splgen was built to generate"
+    else
+      echo "not Ninja: configure checked only"
+    fi
     ;;
 
   *)
