@@ -7,13 +7,13 @@
 
 #ifndef SPLGEN_SIMD_HELPERS_d4
 #define SPLGEN_SIMD_HELPERS_d4
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_load_d4(__m256d &re, __m256d &im, const double *p0, const double *p1, const double *p2, const double *p3) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_load_d4(__m256d &re, __m256d &im, const double *p0, const double *p1, const double *p2, const double *p3) {
   const __m256d a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p2), 1);
   const __m256d b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p1)), _mm_loadu_pd(p3), 1);
   re = _mm256_unpacklo_pd(a, b);
   im = _mm256_unpackhi_pd(a, b);
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_store_d4(double *p0, double *p1, double *p2, double *p3, __m256d re, __m256d im) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_store_d4(double *p0, double *p1, double *p2, double *p3, __m256d re, __m256d im) {
   const __m256d a = _mm256_unpacklo_pd(re, im);
   const __m256d b = _mm256_unpackhi_pd(re, im);
   _mm_storeu_pd(p0, _mm256_castpd256_pd128(a));
@@ -21,17 +21,17 @@ static inline __attribute__((always_inline)) __attribute__((target("avx2,fma")))
   _mm_storeu_pd(p1, _mm256_castpd256_pd128(b));
   _mm_storeu_pd(p3, _mm256_extractf128_pd(b, 1));
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_loadc_d4(__m256d &re, __m256d &im, const double *p) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_loadc_d4(__m256d &re, __m256d &im, const double *p) {
   const __m256d a = _mm256_loadu_pd(p);
   const __m256d b = _mm256_loadu_pd(p + 4);
   re = _mm256_unpacklo_pd(a, b);
   im = _mm256_unpackhi_pd(a, b);
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_storec_d4(double *p, __m256d re, __m256d im) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_storec_d4(double *p, __m256d re, __m256d im) {
   _mm256_storeu_pd(p, _mm256_unpacklo_pd(re, im));
   _mm256_storeu_pd(p + 4, _mm256_unpackhi_pd(re, im));
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_transpose_d4(__m256d *v) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_transpose_d4(__m256d *v) {
   const __m256d t0 = _mm256_unpacklo_pd(v[0], v[1]), t1 = _mm256_unpackhi_pd(v[0], v[1]);
   const __m256d t2 = _mm256_unpacklo_pd(v[2], v[3]), t3 = _mm256_unpackhi_pd(v[2], v[3]);
   v[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
@@ -39,7 +39,7 @@ static inline __attribute__((always_inline)) __attribute__((target("avx2,fma")))
   v[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
   v[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_loadg_d4(__m256d &r0, __m256d &i0, __m256d &r1, __m256d &i1, const double *p0, const double *p1, const double *p2, const double *p3) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_loadg_d4(__m256d &r0, __m256d &i0, __m256d &r1, __m256d &i1, const double *p0, const double *p1, const double *p2, const double *p3) {
   __m256d v[4];
   v[0] = _mm256_loadu_pd(p0);
   v[1] = _mm256_loadu_pd(p1);
@@ -51,7 +51,7 @@ static inline __attribute__((always_inline)) __attribute__((target("avx2,fma")))
   r1 = v[2];
   i1 = v[3];
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_storeg_d4(double *p0, double *p1, double *p2, double *p3, __m256d r0, __m256d i0, __m256d r1, __m256d i1) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_storeg_d4(double *p0, double *p1, double *p2, double *p3, __m256d r0, __m256d i0, __m256d r1, __m256d i1) {
   __m256d v[4] = {r0, i0, r1, i1};
   splgen_transpose_d4(v);
   _mm256_storeu_pd(p0, v[0]);

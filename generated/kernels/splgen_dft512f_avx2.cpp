@@ -6,13 +6,13 @@
 
 #ifndef SPLGEN_SIMD_HELPERS_f8
 #define SPLGEN_SIMD_HELPERS_f8
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_load_f8(__m256 &re, __m256 &im, const float *p0, const float *p1, const float *p2, const float *p3, const float *p4, const float *p5, const float *p6, const float *p7) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_load_f8(__m256 &re, __m256 &im, const float *p0, const float *p1, const float *p2, const float *p3, const float *p4, const float *p5, const float *p6, const float *p7) {
   const __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p0), (const __m64 *)p1)), _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p4), (const __m64 *)p5), 1);
   const __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p2), (const __m64 *)p3)), _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)p6), (const __m64 *)p7), 1);
   re = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
   im = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_store_f8(float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6, float *p7, __m256 re, __m256 im) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_store_f8(float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6, float *p7, __m256 re, __m256 im) {
   const __m256 a = _mm256_unpacklo_ps(re, im);
   const __m256 b = _mm256_unpackhi_ps(re, im);
   _mm_storel_pi((__m64 *)p0, _mm256_castps256_ps128(a));
@@ -24,17 +24,17 @@ static inline __attribute__((always_inline)) __attribute__((target("avx2,fma")))
   _mm_storel_pi((__m64 *)p6, _mm256_extractf128_ps(b, 1));
   _mm_storeh_pi((__m64 *)p7, _mm256_extractf128_ps(b, 1));
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_loadc_f8(__m256 &re, __m256 &im, const float *p) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_loadc_f8(__m256 &re, __m256 &im, const float *p) {
   const __m256 a = _mm256_loadu_ps(p);
   const __m256 b = _mm256_loadu_ps(p + 8);
   re = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
   im = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_storec_f8(float *p, __m256 re, __m256 im) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_storec_f8(float *p, __m256 re, __m256 im) {
   _mm256_storeu_ps(p, _mm256_unpacklo_ps(re, im));
   _mm256_storeu_ps(p + 8, _mm256_unpackhi_ps(re, im));
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_transpose_f8(__m256 *v) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_transpose_f8(__m256 *v) {
   __m256 t[8], u[8];
   for (int i = 0; i < 8; i += 2) t[i] = _mm256_unpacklo_ps(v[i], v[i + 1]), t[i + 1] = _mm256_unpackhi_ps(v[i], v[i + 1]);
   for (int h = 0; h < 8; h += 4) {
@@ -45,7 +45,7 @@ static inline __attribute__((always_inline)) __attribute__((target("avx2,fma")))
   }
   for (int i = 0; i < 4; ++i) v[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20), v[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_loadg_f8(__m256 &r0, __m256 &i0, __m256 &r1, __m256 &i1, __m256 &r2, __m256 &i2, __m256 &r3, __m256 &i3, const float *p0, const float *p1, const float *p2, const float *p3, const float *p4, const float *p5, const float *p6, const float *p7) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_loadg_f8(__m256 &r0, __m256 &i0, __m256 &r1, __m256 &i1, __m256 &r2, __m256 &i2, __m256 &r3, __m256 &i3, const float *p0, const float *p1, const float *p2, const float *p3, const float *p4, const float *p5, const float *p6, const float *p7) {
   __m256 v[8];
   v[0] = _mm256_loadu_ps(p0);
   v[1] = _mm256_loadu_ps(p1);
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) __attribute__((target("avx2,fma")))
   r3 = v[6];
   i3 = v[7];
 }
-static inline __attribute__((always_inline)) __attribute__((target("avx2,fma"))) void splgen_storeg_f8(float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6, float *p7, __m256 r0, __m256 i0, __m256 r1, __m256 i1, __m256 r2, __m256 i2, __m256 r3, __m256 i3) {
+static inline __attribute__((always_inline, unused)) __attribute__((target("avx2,fma"))) void splgen_storeg_f8(float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6, float *p7, __m256 r0, __m256 i0, __m256 r1, __m256 i1, __m256 r2, __m256 i2, __m256 r3, __m256 i3) {
   __m256 v[8] = {r0, i0, r1, i1, r2, i2, r3, i3};
   splgen_transpose_f8(v);
   _mm256_storeu_ps(p0, v[0]);
