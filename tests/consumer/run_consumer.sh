@@ -134,23 +134,30 @@ case "$mode" in
   wisdom)
     dir="$work/wisdom"
     wisdom="$work/fft.wisdom"
-    : >"$wisdom"
-    configure "$dir" -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_SIZE=64 -DCONSUMER_WISDOM="$wisdom"
+    rm -f "$wisdom"
+    configure "$dir" -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_SIZE=64 -DCONSUMER_ISA=scalar -DCONSUMER_WISDOM="$wisdom"
     # The generation command passes the file, and the file is an input of it.
     if [[ "$generator" == Ninja ]]; then
       plan="$(ninja -C "$dir" -t commands)"
       grep -q -- "--wisdom $wisdom" <<<"$plan" || fail "splgen gen is not given --wisdom $wisdom"
       grep -q "$wisdom" <<<"$(ninja -C "$dir" -t query splgen/fft.cpp)" || fail "the wisdom file is not an input of fft.cpp"
     fi
-    if "$prefix/bin/splgen" gen --help | grep -q -- --wisdom; then
-      cmake --build "$dir"
+    splgen="$prefix/bin/splgen"
+    if "$splgen" gen --help | grep -q -- --wisdom && "$splgen" search --help >/dev/null 2>&1; then
+      # A plan for the transform (the operation-count model: no compiling, no timing), used by the build.
+      "$splgen" search "DFT(64)" --isa scalar --precision double --strategy estimate --wisdom "$wisdom"
+      cmake --build "$dir" 2>&1 | tee "$work/wisdom.1.log"
+      grep -q 'splgen: generating fft ' "$work/wisdom.1.log" || fail "fft was not generated"
+      ! grep -q "default plan" "$work/wisdom.1.log" || fail "splgen gen did not use the plan of the wisdom file"
       run_app "$dir"
       sleep 1
       touch "$wisdom"
       cmake --build "$dir" | tee "$work/wisdom.2.log"
       grep -q 'splgen: generating fft ' "$work/wisdom.2.log" || fail "a changed wisdom file did not regenerate fft"
+      [[ "$(grep -c 'splgen: generating' "$work/wisdom.2.log")" -eq 1 ]] || fail "only fft uses the wisdom file"
     else
-      echo "this splgen's gen has no --wisdom option yet: checked the configure-time plumbing only"
+      : >"$wisdom"
+      echo "this splgen has no gen --wisdom / search yet: checked the configure-time plumbing only"
     fi
     ;;
 
