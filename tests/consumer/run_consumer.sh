@@ -145,10 +145,13 @@ case "$mode" in
     splgen="$prefix/bin/splgen"
     if "$splgen" gen --help | grep -q -- --wisdom && "$splgen" search --help >/dev/null 2>&1; then
       # A plan for the transform (the operation-count model: no compiling, no timing), used by the build.
-      "$splgen" search "DFT(64)" --isa scalar --precision double --strategy estimate --wisdom "$wisdom"
+      "$splgen" search "DFT(64)" --isa scalar --precision double --strategy estimate --wisdom "$wisdom" \
+        | tee "$work/search.log"
+      formula="$(sed -n 's/^formula: //p' "$work/search.log")"
       cmake --build "$dir" 2>&1 | tee "$work/wisdom.1.log"
       grep -q 'splgen: generating fft ' "$work/wisdom.1.log" || fail "fft was not generated"
       ! grep -q "default plan" "$work/wisdom.1.log" || fail "splgen gen did not use the plan of the wisdom file"
+      grep -qF "// formula: $formula" "$dir/splgen/fft.cpp" || fail "fft.cpp is not the searched formula $formula"
       run_app "$dir"
       sleep 1
       touch "$wisdom"
