@@ -14,6 +14,7 @@
 #   bad_spec      a bad SPEC fails the build with splgen's message; a bad ISA fails the configure
 #   wisdom        WISDOM file: passed to splgen gen as --wisdom FILE, and a dependency
 #   subdirectory  add_subdirectory(SOURCE_DIR): build (splgen included), run the app
+#   fetchcontent  FetchContent_Declare(splgen SOURCE_DIR SOURCE_DIR): build, run the app
 #   cross         a cross build: SPLGEN_EXECUTABLE names the host splgen, ISA avx2 generated
 set -euo pipefail
 mode="$1"
@@ -174,6 +175,14 @@ case "$mode" in
     run_app "$dir"
     # splgen's kernels library is built only when linked.
     [[ ! -e "$dir/splgen/generated/libsplgen_kernels.a" ]] || fail "splgen::kernels was built without being linked"
+    ;;
+
+  fetchcontent)
+    dir="$work/fetchcontent"
+    configure "$dir" -DSPLGEN_SOURCE_DIR="$src" -DCONSUMER_FETCHCONTENT=ON -DCONSUMER_SIZE=512
+    [[ -d "$dir/_deps/splgen-build" ]] || fail "splgen was not added with FetchContent"
+    cmake --build "$dir"
+    run_app "$dir"
     ;;
 
   cross)
