@@ -26,6 +26,9 @@ launcher="${6:-}"
 prefix="$work/prefix"
 example="$src/examples/consumer"
 mkdir -p "$work"
+# The add_subdirectory and FetchContent builds compile splgen again, in build trees of other
+# depths: with absolute paths in ccache's hashes (no CCACHE_BASEDIR) they share its entries.
+unset CCACHE_BASEDIR
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
