@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -60,6 +61,23 @@ std::string computed_table(const std::string &name, const Buffer &b, const std::
 }
 
 // ---- names -------------------------------------------------------------------------------
+
+// One header line as // comments (a line per line of text, trailing blanks dropped).
+std::string comment_lines(const std::string &h) {
+  std::string out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = h.find_first_of("\r\n", start);
+    std::string line = h.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    if (!line.empty() && line.back() == '\\') line += " |";  // no line continuation in a // comment
+    out += line.empty() ? "//\n" : "// " + line + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+    if (h[end] == '\r' && start < h.size() && h[start] == '\n') ++start;
+  }
+  return out;
+}
 
 const std::set<std::string> &cpp_keywords() {
   static const std::set<std::string> k = {
@@ -652,19 +670,7 @@ struct Emitter : simd::ScalarNames {
 
     std::string out;
     auto emit = std::back_inserter(out);
-    for (const std::string &h : options.header_lines) {
-      std::size_t start = 0;
-      while (true) {
-        std::size_t end = h.find_first_of("\r\n", start);
-        std::string line = h.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
-        if (!line.empty() && line.back() == '\\') line += " |";  // no line continuation in a // comment
-        out += line.empty() ? "//\n" : "// " + line + "\n";
-        if (end == std::string::npos) break;
-        start = end + 1;
-        if (h[end] == '\r' && start < h.size() && h[start] == '\n') ++start;
-      }
-    }
+    for (const std::string &h : options.header_lines) out += comment_lines(h);
     bool heap = false, computed = false;
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Temp && f.buffers[i].size > kMaxStackTemp) heap = true;
@@ -723,9 +729,7 @@ struct Emitter : simd::ScalarNames {
     // generated files can be compiled as one translation unit (unity builds, search batches).
     const std::string detail = f.name + "_detail";
 
-    std::string attribute = simd::target_attribute(isa);
-    std::string signature = fmt::format("extern \"C\" {}void {}({} *__restrict y, const {} *__restrict x)",
-                                        attribute.empty() ? "" : attribute + " ", f.name, real, real);
+    std::string signature = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
     out += signature + ";\n\n";
     out += fmt::format("namespace {} {{\n\n", detail);
     if (!file_scope.empty()) out += file_scope + "\n";
@@ -755,6 +759,28 @@ struct Emitter : simd::ScalarNames {
 };
 
 }  // namespace
+
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa) {
+  const char *real = precision == Precision::Float ? "float" : "double";
+  std::string attribute = simd::target_attribute(isa);
+  return fmt::format("{}void {}({} *__restrict y, const {} *__restrict x)", attribute.empty() ? "" : attribute + " ",
+                     name, real, real);
+}
+
+std::string emit_header(const std::string &name, const CppEmitOptions &options) {
+  if (!is_identifier(name) || cpp_keywords().count(name))
+    throw std::invalid_argument(fmt::format("emit_header: function name '{}' is not a C identifier", name));
+  std::string out;
+  for (const std::string &h : options.header_lines) out += comment_lines(h);
+  std::string guard = name + "_H";
+  for (char &c : guard) c = char(std::toupper(static_cast<unsigned char>(c)));
+  if (guard.rfind("SPLGEN_", 0) != 0) guard = "SPLGEN_" + guard;
+  out += fmt::format(
+      "\n#ifndef {0}\n#define {0}\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n{1};\n\n"
+      "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n\n#endif  // {0}\n",
+      guard, kernel_declaration(name, options.precision, options.isa));
+  return out;
+}
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
   Emitter e(f, options.precision, options.isa);

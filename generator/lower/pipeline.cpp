@@ -119,6 +119,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
                                           isa_name(options.isa), "interleaved complex, out-of-place"));
   add_wrapped(emit.header_lines, "formula: ", print(r.expansion.formula));
   r.source = emit_cpp(r.loops, emit);
+  r.header = emit_header(r.loops.name, emit);
   return r;
 }
 
