@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -27,8 +28,56 @@ namespace splgen {
 namespace {
 
 constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries go on the heap
+constexpr int64_t kMaxPrintedTable = 4096;  // complex entries; larger tables with a recipe are computed on first use
+
+bool is_computed_table(const Buffer &b) {
+  return b.role == BufferRole::Table && b.recipe.N > 0 && b.size > kMaxPrintedTable;
+}
+
+// A twiddle table too large to print (megabytes of literals): a function that fills it on
+// first use (thread-safe static initialisation) from long double cos/sin: the entries are
+// then within an ulp of the printed ones (which come from octant-reduced long double).
+std::string computed_table(const std::string &name, const Buffer &b, const std::string &real) {
+  const Buffer::Recipe &r = b.recipe;
+  if (r.N != b.size || r.n <= 0) throw std::invalid_argument(fmt::format("emit_cpp: bad recipe for table {}", b.name));
+  return fmt::format(
+      "// T({N}, {n}, {k}) in diagonal order, computed on first use: entry q is w_{N}^({k} (q / {n}) (q % {n})).\n"
+      "static const {real} *{name}_values() {{\n"
+      "  static const std::vector<{real}> table = [] {{\n"
+      "    std::vector<{real}> v(2 * {N}L);\n"
+      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
+      "    for (long q = 0; q < {N}L; ++q) {{\n"
+      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
+      "      if (e < 0) e += {N}L;\n"
+      "      v[2 * q] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
+      "      v[2 * q + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
+      "    }}\n"
+      "    return v;\n"
+      "  }}();\n"
+      "  return table.data();\n"
+      "}}\n",
+      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
+      fmt::arg("real", real), fmt::arg("name", name));
+}
 
 // ---- names -------------------------------------------------------------------------------
+
+// One header line as // comments (a line per line of text, trailing blanks dropped).
+std::string comment_lines(const std::string &h) {
+  std::string out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = h.find_first_of("\r\n", start);
+    std::string line = h.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    if (!line.empty() && line.back() == '\\') line += " |";  // no line continuation in a // comment
+    out += line.empty() ? "//\n" : "// " + line + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+    if (h[end] == '\r' && start < h.size() && h[start] == '\n') ++start;
+  }
+  return out;
+}
 
 const std::set<std::string> &cpp_keywords() {
   static const std::set<std::string> k = {
@@ -621,24 +670,15 @@ struct Emitter : simd::ScalarNames {
 
     std::string out;
     auto emit = std::back_inserter(out);
-    for (const std::string &h : options.header_lines) {
-      std::size_t start = 0;
-      while (true) {
-        std::size_t end = h.find_first_of("\r\n", start);
-        std::string line = h.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
-        if (!line.empty() && line.back() == '\\') line += " |";  // no line continuation in a // comment
-        out += line.empty() ? "//\n" : "// " + line + "\n";
-        if (end == std::string::npos) break;
-        start = end + 1;
-        if (h[end] == '\r' && start < h.size() && h[start] == '\n') ++start;
-      }
-    }
-    bool heap = false;
-    for (std::size_t i = 2; i < f.buffers.size(); ++i)
+    for (const std::string &h : options.header_lines) out += comment_lines(h);
+    bool heap = false, computed = false;
+    for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Temp && f.buffers[i].size > kMaxStackTemp) heap = true;
+      if (buffer_used[i] && is_computed_table(f.buffers[i])) computed = true;
+    }
     if (!out.empty()) out += "\n";
-    if (heap) out += "#include <vector>\n";
+    if (computed) out += "#include <cmath>\n";
+    if (heap || computed) out += "#include <vector>\n";
     if (!vector_kinds.empty()) out += "#include <immintrin.h>\n";
     if (isa == Isa::Avx512 && !vector_kinds.empty())
       out += "\n// GCC 12 warns about _mm512_undefined_* inside its own avx512fintrin.h (GCC bug 105593).\n"
@@ -646,7 +686,7 @@ struct Emitter : simd::ScalarNames {
              "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
              "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
              "#endif\n";
-    if (heap || !vector_kinds.empty()) out += "\n";
+    if (heap || computed || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
 
     // file scope
@@ -673,6 +713,10 @@ struct Emitter : simd::ScalarNames {
       if (!buffer_used[i] || b.role != BufferRole::Table) continue;
       if (b.values.empty()) throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
       if (!file_scope.empty()) file_scope += "\n";
+      if (is_computed_table(b)) {
+        file_scope += computed_table(buffer_names[i], b, real);
+        continue;
+      }
       fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], 2 * b.values.size());
       for (std::size_t j = 0; j < b.values.size(); ++j) {
         file_scope += j % 2 == 0 ? "\n    " : " ";
@@ -685,9 +729,7 @@ struct Emitter : simd::ScalarNames {
     // generated files can be compiled as one translation unit (unity builds, search batches).
     const std::string detail = f.name + "_detail";
 
-    std::string attribute = simd::target_attribute(isa);
-    std::string signature = fmt::format("extern \"C\" {}void {}({} *__restrict y, const {} *__restrict x)",
-                                        attribute.empty() ? "" : attribute + " ", f.name, real, real);
+    std::string signature = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
     out += signature + ";\n\n";
     out += fmt::format("namespace {} {{\n\n", detail);
     if (!file_scope.empty()) out += file_scope + "\n";
@@ -701,6 +743,9 @@ struct Emitter : simd::ScalarNames {
       else
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
+    for (std::size_t i = 2; i < f.buffers.size(); ++i)
+      if (buffer_used[i] && is_computed_table(f.buffers[i]))
+        fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
     for (const Instance &i : instances)
       if (i.global && i.live) fmt::format_to(emit, "  {} s{} = {};\n", real, i.scalar, real_literal(0, prec));
@@ -714,6 +759,28 @@ struct Emitter : simd::ScalarNames {
 };
 
 }  // namespace
+
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa) {
+  const char *real = precision == Precision::Float ? "float" : "double";
+  std::string attribute = simd::target_attribute(isa);
+  return fmt::format("{}void {}({} *__restrict y, const {} *__restrict x)", attribute.empty() ? "" : attribute + " ",
+                     name, real, real);
+}
+
+std::string emit_header(const std::string &name, const CppEmitOptions &options) {
+  if (!is_identifier(name) || cpp_keywords().count(name))
+    throw std::invalid_argument(fmt::format("emit_header: function name '{}' is not a C identifier", name));
+  std::string out;
+  for (const std::string &h : options.header_lines) out += comment_lines(h);
+  std::string guard = name + "_H";
+  for (char &c : guard) c = char(std::toupper(static_cast<unsigned char>(c)));
+  if (guard.rfind("SPLGEN_", 0) != 0) guard = "SPLGEN_" + guard;
+  out += fmt::format(
+      "\n#ifndef {0}\n#define {0}\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n{1};\n\n"
+      "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n\n#endif  // {0}\n",
+      guard, kernel_declaration(name, options.precision, options.isa));
+  return out;
+}
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
   Emitter e(f, options.precision, options.isa);

@@ -1,6 +1,7 @@
 // The portable C++ backend: prints a loop-IR function as a self-contained C++ source file
 //   extern "C" void NAME(double *y, const double *x)
-// (float for Precision::Float): n interleaved complex values in, out-of-place.
+// (float for Precision::Float): n interleaved complex values in, out-of-place; and a header
+// declaring it (emit_header).
 #pragma once
 #include <string>
 #include <vector>
@@ -17,5 +18,13 @@ struct CppEmitOptions {
 };
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options);
+
+// The kernel's prototype as emit_cpp defines it, without `extern "C"` and without ';':
+//   [__attribute__((target("..."))) ]void NAME(double *__restrict y, const double *__restrict x)
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa);
+
+// A header declaring the kernel NAME (splgen gen --header): the header lines as // comments,
+// an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.
+std::string emit_header(const std::string &name, const CppEmitOptions &options);
 
 }  // namespace splgen

@@ -1,5 +1,5 @@
 // The splgen command (docs/cli.md):
-//   splgen gen    SPEC [-o FILE] [--name NAME] [--precision double|float] [--inverse] [--dump-after=STAGE,...|all]
+//   splgen gen    SPEC [-o FILE] [--header FILE] [--name NAME] [--precision double|float] [--inverse] [--dump-after=STAGE,...|all]
 //   splgen expand SPEC [--inverse]
 //   splgen lower  SPEC [--dump-after=STAGE,...|all] [--precision double|float] [--inverse] [--name NAME]
 //   splgen verify FORMULA [--against SPEC]
@@ -106,6 +106,7 @@ bool is_c_identifier(const std::string &s) {
 struct Options {
   std::string spec;
   std::string output;       // gen -o
+  std::string header;       // gen --header
   std::string name;         // gen/lower --name
   std::string precision = "double";
   std::string isa = "scalar";
@@ -257,6 +258,7 @@ int run_gen(const Options &o) {
   } else {
     write_file(o.output, r.source);
   }
+  if (!o.header.empty()) write_file(o.header, r.header);
   check_stdout();
   return kExitOk;
 }
@@ -351,6 +353,8 @@ int run(int argc, char **argv) {
   CLI::App *gen = app.add_subcommand("gen", "Generate C++ source for SPEC");
   add_spec(gen, o, "Transform to generate, e.g. \"DFT(1024)\"");
   gen->add_option("-o,--output", o.output, "Write the source to FILE (default: standard output)")
+      ->type_name("FILE");
+  gen->add_option("--header", o.header, "Also write a header declaring the kernel (C and C++) to FILE")
       ->type_name("FILE");
   add_name(gen, o);
   add_precision(gen, o);

@@ -50,6 +50,12 @@ struct Buffer {
   int64_t size = 0;  // complex elements
   std::string name;
   std::vector<cplx> values;  // Table
+  // Table whose entry q is w_N^(k (q / n) (q % n)) (a twiddle diagonal T(N, n, k) in diagonal
+  // order); N = 0 when the values have no such recipe. A backend may compute a large table
+  // at run time from it instead of printing the values.
+  struct Recipe {
+    int64_t N = 0, n = 0, k = 0;
+  } recipe;
 };
 
 // ---- real-valued expressions ------------------------------------------------------------

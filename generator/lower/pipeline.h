@@ -36,6 +36,7 @@ struct PipelineResult {
   Sigma merged;           // after loop merging
   Function loops;
   std::string source;     // C++ text
+  std::string header;     // a header declaring the kernel (emit_header; splgen gen --header)
 };
 
 // Stages that --dump-after accepts, in order.

@@ -14,9 +14,12 @@ namespace splgen {
 
 namespace {
 
-// Tuning knob: twiddle tables up to this many entries are stored whole; beyond, w^e is
-// the product of two tables of about sqrt(N) entries each.
+// Tuning knobs: tables of powers w_N^e up to this many entries are stored whole; beyond, w^e
+// is the product of two tables of about sqrt(N) entries each.
 constexpr int64_t kDirectTwiddleMax = 4096;
+// Twiddle diagonals T(N, n, k) up to this size are one table in diagonal order (vector loads,
+// no index arithmetic; backends compute large ones at run time): 2^22 entries are 64 MiB.
+constexpr int64_t kDiagonalTwiddleMax = int64_t(1) << 22;
 
 struct Access {
   int buffer;
@@ -89,11 +92,11 @@ class Codegen {
     return id;
   }
 
-  int table(const std::string &key, const std::function<std::vector<cplx>()> &values) {
+  int table(const std::string &key, const std::function<std::vector<cplx>()> &values, Buffer::Recipe recipe = {}) {
     if (auto it = tables_.find(key); it != tables_.end()) return it->second;
     int id = int(f_.buffers.size());
     std::vector<cplx> v = values();
-    f_.buffers.push_back(Buffer{id, BufferRole::Table, int64_t(v.size()), key, std::move(v)});
+    f_.buffers.push_back(Buffer{id, BufferRole::Table, int64_t(v.size()), key, std::move(v), recipe});
     tables_[key] = id;
     return id;
   }
@@ -137,7 +140,7 @@ class Codegen {
     Idx p = apply_index(d->fn, i);
     const Spl &src = d->source;
     if (auto *a = as_affine(p); a && a->is_constant()) return c_const(diag_entry(src, a->c0));
-    if (src->kind == SplKind::Twiddle && src->a <= kDirectTwiddleMax) {
+    if (src->kind == SplKind::Twiddle && src->a <= kDiagonalTwiddleMax) {
       // T(N, n, k) in diagonal order: the loop over b (p = a*n + b) reads consecutive entries,
       // which vector loops load whole.
       int t = table(fmt::format("t{}_{}_{}", src->a, src->b, src->c), [&] {
@@ -145,7 +148,7 @@ class Codegen {
         for (int64_t q = 0; q < src->a; ++q)
           v[std::size_t(q)] = root_of_unity(src->a, int64_t((__int128)(q / src->b) * (q % src->b) * src->c % src->a));
         return v;
-      });
+      }, Buffer::Recipe{src->a, src->b, src->c});
       return load_table(t, p);
     }
     if (src->kind == SplKind::Twiddle)  // T(N, n, k) at p = a*n + b is w_N^(k a b)

@@ -1,5 +1,7 @@
 #include "generator/lower/spl_to_sigma.h"
 
+#include "generator/lower/merge_loops.h"
+
 #include <stdexcept>
 
 namespace splgen {
@@ -56,6 +58,8 @@ class Lowering {
       return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(b->rows, a->a * b->rows, out_base, 1)), lower(b),
                                          sigma_gather(fn_h(b->cols, a->a * b->cols, in_base, 1))}));
     }
+    // merged first, so diagonals and permutations ride in the stages beside them
+    if (is_identity(b) && !is_leaf(a)) return tensor_identity(merge_loops(lower(a)), b->a);
     if (is_identity(b)) {  // A (x) I(n)
       int64_t n = b->a;
       LoopVar j = fresh(n);
@@ -64,6 +68,44 @@ class Lowering {
     }
     // A (x) B = (A (x) I(rows B)) * (I(cols A) (x) B)
     return lower(make_compose({tensor(a, make_identity(b->rows)), tensor(make_identity(a->cols), b)}));
+  }
+
+  static bool is_leaf(const Spl &a) { return a->kind == SplKind::DFT || a->kind == SplKind::Dense; }
+
+  // A block: straight-line code (gathers, diagonals, at most one kernel, scatters), no loop.
+  static bool is_block(const Sigma &s) {
+    if (s->kind == SigmaKind::Sum || s->kind == SigmaKind::SumList) return false;
+    if (s->kind != SigmaKind::Compose) return true;
+    int kernels = 0;
+    for (const Sigma &c : s->children) {
+      if (!is_block(c)) return false;
+      if (c->kind == SigmaKind::Kernel) ++kernels;
+    }
+    return kernels <= 1;
+  }
+
+  // X (x) I(n) for a lowered composite X, with the loop over I(n) innermost:
+  //   (X1 X2) (x) I = (X1 (x) I)(X2 (x) I),  (Sum_i X_i) (x) I = Sum_i (X_i (x) I),
+  //   B (x) I(n) = Sum_j S(h(j, n)) B G(h(j, n)) for a block B.
+  // Vector loops then run over j, whose elements are adjacent, instead of gathering lanes n
+  // apart as one loop over I(n) around all of X does (merge_loops folds the h into B's own
+  // gathers and scatters).
+  Sigma tensor_identity(const Sigma &x, int64_t n) {
+    if (is_block(x)) {
+      LoopVar j = fresh(n);
+      return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(x->rows, x->rows * n, Affine::var(j), n)), x,
+                                         sigma_gather(fn_h(x->cols, x->cols * n, Affine::var(j), n))}));
+    }
+    switch (x->kind) {
+      case SigmaKind::Sum: return sigma_sum(x->var, tensor_identity(x->children.front(), n), x->mode);
+      case SigmaKind::SumList:
+      case SigmaKind::Compose: {
+        std::vector<Sigma> parts;
+        for (const Sigma &c : x->children) parts.push_back(tensor_identity(c, n));
+        return x->kind == SigmaKind::Compose ? sigma_compose(std::move(parts)) : sigma_sum_list(std::move(parts));
+      }
+      default: throw std::logic_error("tensor_identity: unexpected Sigma-SPL node");
+    }
   }
 
   Sigma lower_direct_sum(const Spl &f) {

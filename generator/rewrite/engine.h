@@ -58,8 +58,9 @@ class RuleLibrary {
   std::vector<RuleFile> files_;
 };
 
-// The directory of the shipped rules: $SPLGEN_RULES if set, else the source tree's rules/
-// (compiled in as SPLGEN_RULES_DIR).
+// The directory of the shipped rules: $SPLGEN_RULES if set, else PREFIX/share/splgen/rules
+// when the program runs as PREFIX/bin/NAME (an installed splgen), else the source tree's
+// rules/ (compiled in as SPLGEN_RULES_DIR).
 std::string default_rules_dir();
 
 // Applies the rules (in order, at every subformula, outermost first) until none applies.

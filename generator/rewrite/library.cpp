@@ -112,7 +112,16 @@ bool has_set(const RuleLibrary &library, const std::string &name) {
 }
 
 std::string default_rules_dir() {
+  namespace fs = std::filesystem;
   if (const char *env = std::getenv("SPLGEN_RULES"); env && *env) return env;
+  // An installed splgen (PREFIX/bin/splgen) reads PREFIX/share/splgen/rules, so it works
+  // without the source tree it was built from.
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "splgen" / "rules";
+    if (fs::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
   return SPLGEN_RULES_DIR;
 }
 

@@ -48,6 +48,27 @@ TEST(Lowering, SigmaIdentitiesOfDesign) {
   }
 }
 
+// A composite A (x) I(n) runs its stages with the loop over I(n) innermost (vector loops read
+// adjacent elements): same matrix, and no loop over I(n) around a stage with inner loops.
+TEST(Lowering, CompositeTensorIdentityLoopsInnermost) {
+  for (int64_t n : {2, 3, 8}) {
+    Spl dif = make_compose({make_stride(12, 4), tensor(make_identity(3), make_dft(4)), make_twiddle(12, 4),
+                            tensor(make_dft(3), make_identity(4))});
+    for (const Spl &a : {ct(4, 4), ct(3, 2, -1), dif, make_direct_sum({make_dft(2), ct(2, 2)})}) {
+      Spl f = tensor(a, make_identity(n));
+      expect_all_stages_agree(f, kron(to_dense(a), Matrix::identity(n)));
+    }
+    Sigma merged = merge_loops(lower_to_sigma(tensor(ct(4, 4), make_identity(n))));
+    ASSERT_EQ(merged->kind, SigmaKind::Compose) << print(merged);
+    for (const Sigma &stage : merged->children) {  // Sum(i < 4, Sum(j < n, block))
+      ASSERT_EQ(stage->kind, SigmaKind::Sum) << print(merged);
+      EXPECT_EQ(stage->var.extent, 4) << print(merged);
+      ASSERT_EQ(stage->children.front()->kind, SigmaKind::Sum) << print(merged);
+      EXPECT_EQ(stage->children.front()->var.extent, n) << print(merged);
+    }
+  }
+}
+
 TEST(Lowering, EveryNodeKind) {
   std::vector<Spl> formulas = {
       make_identity(5),

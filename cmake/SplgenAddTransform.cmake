@@ -1,0 +1,120 @@
+# splgen_add_transform(): generate an FFT kernel with splgen at build time and compile it into
+# a target (docs/cmake.md).
+#
+#   splgen_add_transform(<target>
+#     SPEC "DFT(1024)"            # the transform (formula language, docs/formula-language.md)
+#     NAME fft1024                # the C function, and the files NAME.cpp / NAME.h
+#     [ISA scalar|sse2|avx2|avx512|native]   # default scalar; native: the best of the build host
+#     [PRECISION double|float]    # default double
+#     [INVERSE]                   # the inverse (unnormalised) DFT
+#     [WISDOM file]               # splgen gen --wisdom file
+#     [RULES file...]             # splgen gen --rules file (extra rule files)
+#     [OPTIONS arg...]            # further splgen gen arguments, e.g. --codelet-max 16
+#     [OUTPUT_DIR dir])           # default ${CMAKE_CURRENT_BINARY_DIR}/splgen
+#
+# The generator runs at build time (add_custom_command), when the arguments, a rule file, the
+# wisdom file or the splgen program change; NAME.cpp is added to <target>'s sources and the
+# directory of NAME.h to its PUBLIC include directories, so targets linking <target> can
+# `#include "NAME.h"`. Relative paths are relative to the current source directory.
+#
+# The splgen program: the cache variable SPLGEN_EXECUTABLE when set (cross builds, where the
+# splgen target of an add_subdirectory build runs on the target machine, not on the host),
+# else the target splgen::splgen (an installed splgen found by find_package, or the one
+# an add_subdirectory'd splgen source tree builds), else `splgen` on the PATH.
+include_guard(GLOBAL)
+
+set(SPLGEN_EXECUTABLE "" CACHE FILEPATH
+    "splgen program that splgen_add_transform runs (empty: the splgen::splgen target, or splgen on the PATH)")
+
+function(splgen_add_transform target)
+  set(flags INVERSE)
+  set(one SPEC NAME ISA PRECISION WISDOM OUTPUT_DIR)
+  set(multi RULES OPTIONS)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "${flags}" "${one}" "${multi}")
+  set(where "splgen_add_transform(${target})")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "${where}: no target named ${target} (create it first, e.g. add_library(${target}))")
+  endif()
+  if(NOT DEFINED arg_SPEC OR arg_SPEC STREQUAL "")
+    message(FATAL_ERROR "${where}: SPEC is required, e.g. SPEC \"DFT(1024)\"")
+  endif()
+  if(NOT DEFINED arg_NAME OR NOT arg_NAME MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "${where}: NAME must be a C identifier (the function name), got '${arg_NAME}'")
+  endif()
+  if(NOT DEFINED arg_ISA)
+    set(arg_ISA scalar)
+  endif()
+  if(NOT arg_ISA MATCHES "^(scalar|sse2|avx2|avx512|native)$")
+    message(FATAL_ERROR "${where}: ISA must be scalar, sse2, avx2, avx512 or native, got '${arg_ISA}'")
+  endif()
+  if(NOT DEFINED arg_PRECISION)
+    set(arg_PRECISION double)
+  endif()
+  if(NOT arg_PRECISION MATCHES "^(double|float)$")
+    message(FATAL_ERROR "${where}: PRECISION must be double or float, got '${arg_PRECISION}'")
+  endif()
+  if(NOT DEFINED arg_OUTPUT_DIR)
+    set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/splgen")
+  endif()
+  get_filename_component(outdir "${arg_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+
+  # The program, and what the generation depends on for it.
+  if(SPLGEN_EXECUTABLE)
+    set(exe "${SPLGEN_EXECUTABLE}")
+    set(exe_depends "${SPLGEN_EXECUTABLE}")
+  elseif(TARGET splgen::splgen)
+    set(exe "$<TARGET_FILE:splgen::splgen>")
+    set(exe_depends "$<TARGET_FILE:splgen::splgen>")
+    get_target_property(imported splgen::splgen IMPORTED)
+    if(NOT imported)
+      get_target_property(real splgen::splgen ALIASED_TARGET)
+      list(APPEND exe_depends ${real})  # target-level: build splgen first
+    endif()
+  else()
+    find_program(SPLGEN_PROGRAM splgen)
+    if(NOT SPLGEN_PROGRAM)
+      message(FATAL_ERROR "${where}: no splgen program: find_package(splgen), add_subdirectory(splgen), "
+                          "or set SPLGEN_EXECUTABLE")
+    endif()
+    set(exe "${SPLGEN_PROGRAM}")
+    set(exe_depends "${SPLGEN_PROGRAM}")
+  endif()
+
+  set(source "${outdir}/${arg_NAME}.cpp")
+  set(header "${outdir}/${arg_NAME}.h")
+  set(args gen "${arg_SPEC}" --name ${arg_NAME} --isa ${arg_ISA} --precision ${arg_PRECISION})
+  if(arg_INVERSE)
+    list(APPEND args --inverse)
+  endif()
+  set(depends)
+  if(arg_WISDOM)
+    get_filename_component(wisdom "${arg_WISDOM}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args --wisdom "${wisdom}")
+    list(APPEND depends "${wisdom}")
+  endif()
+  foreach(rules IN LISTS arg_RULES)
+    get_filename_component(rules "${rules}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args --rules "${rules}")
+    list(APPEND depends "${rules}")
+  endforeach()
+  list(APPEND args ${arg_OPTIONS})
+
+  # The arguments go into a stamp file that changes only when they do (file(CONFIGURE) keeps
+  # an unchanged file untouched): a new SPEC or flag re-runs the generator, a reconfigure
+  # with the same ones does not.
+  set(stamp "${outdir}/${arg_NAME}.args")
+  string(REPLACE ";" "\n" stamp_text "${args}")
+  file(CONFIGURE OUTPUT "${stamp}" CONTENT "${stamp_text}\n" @ONLY)
+
+  add_custom_command(
+    OUTPUT "${source}" "${header}"
+    COMMAND "${exe}" ${args} -o "${source}" --header "${header}"
+    DEPENDS "${stamp}" ${depends} ${exe_depends}
+    COMMENT "splgen: generating ${arg_NAME} = ${arg_SPEC} (${arg_PRECISION}, ${arg_ISA})"
+    VERBATIM)
+  target_sources(${target} PRIVATE "${source}" "${header}")
+  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${outdir}>")
+endfunction()
