@@ -117,6 +117,8 @@ std::string format_wisdom(const Wisdom &w) {
 }
 
 Wisdom parse_wisdom(const std::string &text, const std::string &file) {
+  // An empty file (e.g. created by a build before any search) is empty wisdom.
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {};
   Json root;
   try {
     root = parse_json(text);

@@ -62,7 +62,7 @@ WisdomKey wisdom_key(const std::string &spec_text, const GenOptions &options, co
 std::string format_wisdom(const Wisdom &w);
 Wisdom parse_wisdom(const std::string &text, const std::string &file);
 
-// Reads a wisdom file; a missing file is empty wisdom. Throws WisdomError.
+// Reads a wisdom file; a missing or empty file is empty wisdom. Throws WisdomError.
 Wisdom load_wisdom(const std::string &path);
 // Merges entries into the file under the lock (read, merge, write temporary, rename). Throws WisdomError.
 Wisdom update_wisdom(const std::string &path, const std::vector<WisdomEntry> &entries);

@@ -191,6 +191,8 @@ TEST(SearchWisdom, CorruptFilesAreOneLineErrors) {
     EXPECT_EQ(std::string(e.what()), "w.json:5:14: expected a value");
   }
   EXPECT_THROW(parse_wisdom("[]", "w"), WisdomError);
+  EXPECT_TRUE(parse_wisdom("", "w").entries.empty());  // an empty file is empty wisdom
+  EXPECT_TRUE(parse_wisdom(" \n", "w").entries.empty());
   EXPECT_THROW(parse_wisdom("{\"format\": \"other\", \"version\": 1, \"entries\": []}", "w"), WisdomError);
   EXPECT_THROW(parse_wisdom("{\"format\": \"splgen-wisdom\", \"version\": 1, \"entries\": [{\"spec\": \"DFT(8)\"}]}", "w"),
                WisdomError);
