@@ -169,7 +169,7 @@ int run_search(const SearchArgs &a) {
   // The table: plans of the whole transform, fastest first.
   const bool estimate = o.strategy == search::Strategy::Estimate;
   std::cout << fmt::format("search {} ({}, {}, {}): {} candidates {} in {:.1f} s{}\n", r.spec, isa_name(isa), a.precision,
-                           a.strategy, r.done, estimate ? "estimated" : "timed", r.seconds,
+                           a.strategy, estimate ? int(r.candidates.size()) : r.done, estimate ? "estimated" : "timed", r.seconds,
                            r.stopped.empty() ? "" : fmt::format(" (stopped: {})", r.stopped));
   if (estimate) {
     std::cout << fmt::format("{:>5}  {:>12}  {}\n", "rank", "op estimate", "plan");

@@ -58,9 +58,13 @@ std::string join_trees(const std::string &rule, const std::vector<std::string> &
 }
 
 // The operation-count model of `estimate` (FFTW_ESTIMATE's spirit): arithmetic of the codelets
-// (about 4.25 n log2 n real operations for a small DFT, plus its loads and stores), 6 per point
-// of a twiddle or diagonal, one per point of a permutation (a pass through memory).
-double codelet_cost(int64_t n) { return n <= 1 ? 0 : 4.25 * double(n) * std::log2(double(n)) + 4.0 * double(n); }
+// (about 4.25 n log2 n real operations for a small DFT, plus its loads and stores) and 16 per
+// call (loop and address arithmetic: fewer, larger codelets win), 6 per point of a twiddle or
+// diagonal, one per point of a permutation; a point costs 4 times as much beyond 2^12 points
+// (a pass that does not fit in the cache).
+constexpr double kCallCost = 16;
+double codelet_cost(int64_t n) { return n <= 1 ? 0 : 4.25 * double(n) * std::log2(double(n)) + 4.0 * double(n) + kCallCost; }
+double point_cost(int64_t n) { return n > 4096 ? 4.0 : 1.0; }
 
 // The cost of a right side whose DFT children cost child_cost(i) each (in pre-order).
 double rhs_cost(const Spl &f, double mult, const std::vector<double> &child_cost, std::size_t &next) {
@@ -69,9 +73,9 @@ double rhs_cost(const Spl &f, double mult, const std::vector<double> &child_cost
     case SplKind::DFTnd: return mult * (next < child_cost.size() ? child_cost[next++] : codelet_cost(f->rows));
     case SplKind::Identity: return 0;
     case SplKind::Stride:
-    case SplKind::Perm: return mult * double(f->rows);
+    case SplKind::Perm: return mult * double(f->rows) * point_cost(f->rows);
     case SplKind::Twiddle:
-    case SplKind::Diag: return mult * 6.0 * double(f->rows);
+    case SplKind::Diag: return mult * 6.0 * double(f->rows) * point_cost(f->rows);
     case SplKind::Dense: return mult * 8.0 * double(f->rows * f->cols);
     case SplKind::Tensor: {
       double total = 0;
