@@ -177,6 +177,11 @@ class Searcher {
     e.gen = gen_;
     e.jobs = jobs_;
     e.max_per_unit = int(std::clamp<int64_t>(8192 / std::max<int64_t>(n, 1), 2, std::max(2, o_.eval.max_per_unit)));
+    if (final_) {
+      // The round that decides: few kernels, so longer samples and more of them.
+      e.repetitions = std::max(21, 2 * o_.eval.repetitions);
+      e.min_sample_seconds = std::max(2e-3, o_.eval.min_sample_seconds);
+    }
     return e;
   }
 
