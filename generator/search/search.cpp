@@ -452,7 +452,7 @@ class Searcher {
           "--strategy dp or random, or raise --max-candidates",
           result_.spec, count, o_.max_candidates));
     std::vector<Plan> plans;
-    std::set<std::string> seen;
+    std::set<std::string> seen = {default_.formula + "|0"};  // timed already, as the default
     for (auto &[f, tree] : all_trees(root_))
       for (int w : widths) {
         Plan p = make_plan(f, tree, w);
