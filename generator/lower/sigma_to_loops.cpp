@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "generator/expand/breakdown.h"
@@ -36,6 +38,88 @@ int max_var(const Sigma &s) {
 
 bool is_unrolled_kernel(const Spl &leaf) { return leaf->kind == SplKind::DFT && is_codelet_size(leaf->a); }
 
+// ---- footprints: which positions a node reads or writes, for given loop variable values ----
+// A node that is not a gather (scatter) reads (writes) its whole input (output).
+
+void collect_vars(const IndexFn &f, std::map<int, int64_t> &vars) {
+  if (!f) return;
+  for (const auto &[v, c] : f->base.terms) vars[v.id] = v.extent;
+  collect_vars(f->f, vars);
+  collect_vars(f->g, vars);
+}
+
+// Loop variables the index functions of s use that s does not bind, with their extents.
+void free_vars(const Sigma &s, std::map<int, int64_t> &vars, std::set<int> &bound) {
+  if (s->kind == SigmaKind::Sum) bound.insert(s->var.id);
+  if (s->kind == SigmaKind::Gather || s->kind == SigmaKind::Scatter) {
+    std::map<int, int64_t> used;
+    collect_vars(s->fn, used);
+    for (const auto &[id, extent] : used)
+      if (!bound.count(id)) vars[id] = extent;
+  }
+  for (const Sigma &c : s->children) free_vars(c, vars, bound);
+  if (s->kind == SigmaKind::Sum) bound.erase(s->var.id);
+}
+
+// Appends the positions s writes (writes) or reads (!writes) to out; false past `budget`.
+bool footprint(const Sigma &s, bool writes, Env &env, std::vector<int64_t> &out, int64_t &budget) {
+  SigmaKind access = writes ? SigmaKind::Scatter : SigmaKind::Gather;
+  switch (s->kind) {
+    case SigmaKind::Sum: {
+      for (int64_t v = 0; v < s->var.extent; ++v) {
+        env[s->var.id] = v;
+        if (!footprint(s->children.front(), writes, env, out, budget)) return false;
+      }
+      env.erase(s->var.id);
+      return true;
+    }
+    case SigmaKind::SumList:
+      for (const Sigma &t : s->children)
+        if (!footprint(t, writes, env, out, budget)) return false;
+      return true;
+    case SigmaKind::Compose:
+      return footprint(writes ? s->children.front() : s->children.back(), writes, env, out, budget);
+    default:
+      if (s->kind == access) {
+        if ((budget -= s->fn->domain) < 0) return false;
+        for (int64_t i = 0; i < s->fn->domain; ++i) out.push_back(eval(s->fn, i, env));
+      } else {
+        int64_t n = writes ? s->rows : s->cols;
+        if ((budget -= n) < 0) return false;
+        for (int64_t i = 0; i < n; ++i) out.push_back(i);
+      }
+      return true;
+  }
+}
+
+// True when, for every value of the loop variables around it, `producer` (applied last)
+// writes exactly the positions `consumer` (applied first) reads: stages between them may
+// then run in place through a local temporary. Checked by enumeration (a few times N work
+// for the formulas the generator makes); beyond kFootprintBudget positions, false.
+bool same_footprint(const Sigma &whole, const Sigma &producer, const Sigma &consumer) {
+  constexpr int64_t kFootprintBudget = int64_t(1) << 25;
+  std::map<int, int64_t> vars;
+  std::set<int> bound;
+  free_vars(whole, vars, bound);
+  std::vector<std::pair<int, int64_t>> free(vars.begin(), vars.end());
+  int64_t budget = kFootprintBudget;
+  Env env;
+  for (const auto &[id, extent] : free) env[id] = 0;
+  while (true) {
+    std::vector<int64_t> w, r;
+    if (!footprint(producer, true, env, w, budget) || !footprint(consumer, false, env, r, budget)) return false;
+    std::sort(w.begin(), w.end());
+    std::sort(r.begin(), r.end());
+    if (w != r) return false;
+    std::size_t k = 0;  // next assignment of the free variables
+    for (; k < free.size(); ++k) {
+      if (++env[free[k].first] < free[k].second) break;
+      env[free[k].first] = 0;
+    }
+    if (k == free.size()) return true;
+  }
+}
+
 // True when running s with input and output in the same place is correct: every location
 // is read before it is written.
 bool in_place_safe(const Sigma &s) {
@@ -49,9 +133,14 @@ bool in_place_safe(const Sigma &s) {
       return true;
     case SigmaKind::Compose: {
       const Sigma &first = s->children.front(), &last = s->children.back();
-      IndexFn out = first->kind == SigmaKind::Scatter ? first->fn : fn_identity(s->rows);
-      IndexFn in = last->kind == SigmaKind::Gather ? last->fn : fn_identity(s->cols);
-      if (!same(out, in)) return false;
+      if (first->kind == SigmaKind::Scatter && last->kind == SigmaKind::Gather) {
+        if (!same(first->fn, last->fn)) return false;
+      } else if (first->kind == SigmaKind::Scatter || last->kind == SigmaKind::Gather ||
+                 first->kind == SigmaKind::Sum || first->kind == SigmaKind::SumList ||
+                 last->kind == SigmaKind::Sum || last->kind == SigmaKind::SumList) {
+        // e.g. Sum(j, S(..)) * ... * Sum(k, G(..)): the loops carry their own index functions
+        if (!same_footprint(s, first, last)) return false;
+      }
       std::size_t inner = s->children.size() - (first->kind == SigmaKind::Scatter) - (last->kind == SigmaKind::Gather);
       if (inner >= 2) return true;  // stages go through a local temporary when aliased
       for (const Sigma &c : s->children)

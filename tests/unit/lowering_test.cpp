@@ -11,6 +11,7 @@
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
 #include "generator/lower/pipeline.h"
+#include "generator/parse/formula_parser.h"
 
 namespace splgen {
 namespace {
@@ -54,7 +55,10 @@ TEST(Lowering, CompositeTensorIdentityLoopsInnermost) {
   for (int64_t n : {2, 3, 8}) {
     Spl dif = make_compose({make_stride(12, 4), tensor(make_identity(3), make_dft(4)), make_twiddle(12, 4),
                             tensor(make_dft(3), make_identity(4))});
-    for (const Spl &a : {ct(4, 4), ct(3, 2, -1), dif, make_direct_sum({make_dft(2), ct(2, 2)})}) {
+    // DFT(32) as 4 x 8 with the 8 as 2 x 4: a composite inside a composite
+    Spl nested = make_compose({tensor(make_dft(4), make_identity(8)), make_twiddle(32, 8),
+                               tensor(make_identity(4), ct(2, 4)), make_stride(32, 4)});
+    for (const Spl &a : {ct(4, 4), ct(3, 2, -1), dif, make_direct_sum({make_dft(2), ct(2, 2)}), nested}) {
       Spl f = tensor(a, make_identity(n));
       expect_all_stages_agree(f, kron(to_dense(a), Matrix::identity(n)));
     }
@@ -67,6 +71,15 @@ TEST(Lowering, CompositeTensorIdentityLoopsInnermost) {
       EXPECT_EQ(stage->children.front()->var.extent, n) << print(merged);
     }
   }
+}
+
+// The default plan shape of large sizes: a composite in I (x) _ inside a composite (x) I,
+// the whole reading its input through a stride permutation.
+TEST(Lowering, NestedCompositesUnderTensorIdentity) {
+  Spl f = parse_formula(
+      "(((DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) ((DFT(2) (x) I(2)) * T(4,2) * (I(2) (x) DFT(2)) * L(4,2))) * L(16,4))"
+      " (x) I(4)) * T(64,4) * (I(16) (x) DFT(4)) * L(64,16)");
+  expect_all_stages_agree(f, to_dense(make_dft(64)));
 }
 
 TEST(Lowering, EveryNodeKind) {
