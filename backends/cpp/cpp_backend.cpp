@@ -384,9 +384,7 @@ struct Emitter : simd::ScalarNames {
 
   // -- simd::ScalarNames
   std::string pointer(int buffer, const Idx &index) override {
-    const Buffer &b = f.buffers[std::size_t(buffer)];
-    std::string name = buffer_ref(buffer);
-    if (b.role == BufferRole::Temp && b.size > kMaxStackTemp) name += ".data()";  // a std::vector
+    const std::string &name = buffer_ref(buffer);
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
   }
@@ -738,8 +736,11 @@ struct Emitter : simd::ScalarNames {
       const Buffer &b = f.buffers[i];
       if (!buffer_used[i] || b.role != BufferRole::Temp) continue;
       if (b.size <= 0) throw std::invalid_argument(fmt::format("emit_cpp: temporary {} has size {}", b.name, b.size));
-      if (b.size > kMaxStackTemp)
-        fmt::format_to(emit, "  std::vector<{}> {}({});\n", real, buffer_names[i], 2 * b.size);
+      if (b.size > kMaxStackTemp)  // per thread, kept between calls: no allocation, page faults or zeroing per call
+        fmt::format_to(emit,
+                       "  static thread_local std::vector<{0}> {1}_storage({2});\n"
+                       "  {0} *const {1} = {1}_storage.data();\n",
+                       real, buffer_names[i], 2 * b.size);
       else
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
