@@ -379,10 +379,14 @@ class Codegen {
       stages.push_back(gen(factors[0], out, tmp));
       return make_block(std::move(stages));
     }
-    Access src = in;  // a temporary between every pair of stages
+    // Two temporaries in turn between the stages (a stage never reads what it writes).
+    int64_t n = 0;
+    for (std::size_t i = 1; i < m; ++i) n = std::max(n, factors[i]->rows);
+    const int temps[2] = {new_temp(n), m > 2 ? new_temp(n) : -1};
+    Access src = in;
     for (std::size_t i = m; i-- > 0;) {
       Access dst = out;
-      if (i > 0) dst = Access{new_temp(factors[i]->rows), fn_identity(factors[i]->rows)};
+      if (i > 0) dst = Access{temps[i % 2 == (m - 1) % 2 ? 0 : 1], fn_identity(factors[i]->rows)};
       stages.push_back(gen(factors[i], dst, src));
       src = dst;
     }
