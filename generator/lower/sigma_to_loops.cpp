@@ -133,14 +133,12 @@ bool in_place_safe(const Sigma &s) {
       return true;
     case SigmaKind::Compose: {
       const Sigma &first = s->children.front(), &last = s->children.back();
-      if (first->kind == SigmaKind::Scatter && last->kind == SigmaKind::Gather) {
-        if (!same(first->fn, last->fn)) return false;
-      } else if (first->kind == SigmaKind::Scatter || last->kind == SigmaKind::Gather ||
-                 first->kind == SigmaKind::Sum || first->kind == SigmaKind::SumList ||
-                 last->kind == SigmaKind::Sum || last->kind == SigmaKind::SumList) {
-        // e.g. Sum(j, S(..)) * ... * Sum(k, G(..)): the loops carry their own index functions
-        if (!same_footprint(s, first, last)) return false;
-      }
+      // S(f) ... G(f) reads what it writes; otherwise (e.g. Sum(j, S(..)) * ... * Sum(k, G(..)),
+      // loops that carry their own index functions) compare the positions.
+      bool matched = first->kind == SigmaKind::Scatter && last->kind == SigmaKind::Gather
+                         ? same(first->fn, last->fn)
+                         : same_footprint(s, first, last);
+      if (!matched) return false;
       std::size_t inner = s->children.size() - (first->kind == SigmaKind::Scatter) - (last->kind == SigmaKind::Gather);
       if (inner >= 2) return true;  // stages go through a local temporary when aliased
       for (const Sigma &c : s->children)

@@ -96,16 +96,10 @@ class Lowering {
       return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(x->rows, x->rows * n, Affine::var(j), n)), x,
                                          sigma_gather(fn_h(x->cols, x->cols * n, Affine::var(j), n))}));
     }
-    switch (x->kind) {
-      case SigmaKind::Sum: return sigma_sum(x->var, tensor_identity(x->children.front(), n), x->mode);
-      case SigmaKind::SumList:
-      case SigmaKind::Compose: {
-        std::vector<Sigma> parts;
-        for (const Sigma &c : x->children) parts.push_back(tensor_identity(c, n));
-        return x->kind == SigmaKind::Compose ? sigma_compose(std::move(parts)) : sigma_sum_list(std::move(parts));
-      }
-      default: throw std::logic_error("tensor_identity: unexpected Sigma-SPL node");
-    }
+    if (x->kind == SigmaKind::Sum) return sigma_sum(x->var, tensor_identity(x->children.front(), n), x->mode);
+    std::vector<Sigma> parts;  // a Compose or SumList that is not a block
+    for (const Sigma &c : x->children) parts.push_back(tensor_identity(c, n));
+    return x->kind == SigmaKind::Compose ? sigma_compose(std::move(parts)) : sigma_sum_list(std::move(parts));
   }
 
   Sigma lower_direct_sum(const Spl &f) {

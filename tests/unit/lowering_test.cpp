@@ -121,11 +121,19 @@ TEST(Lowering, ExpandedDfts) {
     }
 }
 
-TEST(Lowering, LargeTwiddleTablesUseTwoLevels) {
-  // T(N, n) with N > 4096 is computed as the product of two tables; check one loop nest
-  // numerically on a few columns rather than the whole dense matrix.
+TEST(Lowering, LargeTwiddleTablesCarryTheirRecipe) {
+  // T(8192, n) is one table in diagonal order whose recipe lets the backend compute it at run
+  // time; check the loop nest numerically on a few outputs rather than the whole dense matrix.
   Expansion e = expand(make_dft(8192));
   Function f = sigma_to_loops(merge_loops(lower_to_sigma(e.formula)), "k");
+  bool recipe = false;
+  for (const Buffer &b : f.buffers)
+    if (b.role == BufferRole::Table && b.size == 8192) {
+      EXPECT_EQ(b.recipe.N, 8192) << b.name;
+      EXPECT_GT(b.recipe.n, 1) << b.name;
+      recipe = true;
+    }
+  EXPECT_TRUE(recipe) << to_string(f);
   std::mt19937 rng(1);
   std::vector<cplx> x(8192);
   std::uniform_real_distribution<double> u(-1, 1);
