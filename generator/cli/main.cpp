@@ -55,20 +55,15 @@
 namespace splgen {
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitVerifyFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitOutput = 3;
-constexpr int kExitInternal = 4;
+using cli::CommandError;
+using cli::kExitInternal;
+using cli::kExitOk;
+using cli::kExitOutput;
+using cli::kExitUsage;
+using cli::kExitVerifyFailed;
 
 // Largest max-abs entry difference `verify` accepts between two dense matrices.
 constexpr double kVerifyTolerance = 1e-9;
-
-// An error that leaves splgen with a given exit code.
-struct CliError : std::runtime_error {
-  int exit_code;
-  CliError(int code, const std::string &message) : std::runtime_error(message), exit_code(code) {}
-};
 
 // Messages are printed on one line, whatever a library put into them.
 std::string one_line(std::string message) {
@@ -141,7 +136,7 @@ GenOptions gen_options(const Options &o) {
     try {
       found = search::lookup_wisdom(o.wisdom, o.spec, g);
     } catch (const search::WisdomError &e) {
-      throw CliError(kExitUsage, e.what());
+      throw CommandError(kExitUsage, e.what());
     }
     if (found.plan) return search::with_plan(g, *found.plan);
     std::cerr << "splgen: " << found.message << std::endl;
@@ -231,16 +226,16 @@ void add_dump_after(CLI::App *cmd, Options &o, const std::string &help) {
 
 void write_file(const std::string &path, const std::string &text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw CliError(kExitOutput, fmt::format("cannot open '{}' for writing: {}", path, std::strerror(errno)));
+  if (!out) throw CommandError(kExitOutput, fmt::format("cannot open '{}' for writing: {}", path, std::strerror(errno)));
   out.write(text.data(), std::streamsize(text.size()));
   out.close();
-  if (!out) throw CliError(kExitOutput, fmt::format("cannot write '{}'", path));
+  if (!out) throw CommandError(kExitOutput, fmt::format("cannot write '{}'", path));
 }
 
 void check_stdout() {
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
-    throw CliError(kExitOutput, "cannot write to standard output");
+    throw CommandError(kExitOutput, "cannot write to standard output");
 }
 
 // ---- subcommands --------------------------------------------------------------------------
@@ -446,8 +441,6 @@ int main(int argc, char **argv) {
     return report_error(e.what(), kExitUsage);
   } catch (const rules::RuleSyntaxError &e) {
     return report_error(e.what(), kExitUsage);
-  } catch (const CliError &e) {
-    return report_error(e.what(), e.exit_code);
   } catch (const cli::CommandError &e) {
     return report_error(e.what(), e.exit_code);
   } catch (const std::bad_alloc &) {
