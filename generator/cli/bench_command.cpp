@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "generator/cli/command_error.h"
+#include "generator/cli/options.h"
 #include "generator/measure/bench.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/plot.h"
@@ -68,7 +69,7 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   measure::BenchOptions o;
   o.spec = a.spec;
   if (!a.sizes.empty()) o.sizes = measure::parse_sizes(a.sizes);
-  o.precision = a.precision == "float" ? Precision::Float : Precision::Double;
+  o.precision = precision_from_option(a.precision);
   o.isa = isa;
   o.inverse = a.inverse;
   o.rule_files = a.rule_files;
@@ -91,31 +92,22 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
                                       "any size may be written b^k, e.g. 2..2^20,12,60")
       ->check(sizes_validator())
       ->type_name("LIST");
-  cmd->add_option("--isa", a.isa, "Instruction set of the splgen kernel (native: the best this CPU runs)")
-      ->check(CLI::IsMember(isa_names()))
-      ->capture_default_str();
-  cmd->add_option("--precision", a.precision, "Floating-point type of the kernels and FFTW plans (double or float)")
-      ->check(CLI::IsMember({"double", "float"}))
-      ->capture_default_str();
+  add_isa_option(cmd, a.isa, "Instruction set of the splgen kernel (native: the best this CPU runs)");
+  add_precision_option(cmd, a.precision, "Floating-point type of the kernels and FFTW plans (double or float)");
   cmd->add_flag("--inverse", a.inverse, "Benchmark the inverse (unnormalised) transform against FFTW_BACKWARD");
-  cmd->add_option("--rules", a.rule_files, "Extra rule file, tried before the shipped rules (repeatable)")
-      ->type_name("FILE");
+  add_rules_option(cmd, a.rule_files);
   cmd->add_option("--reps", a.reps, "Timed repetitions per size; the median is reported (default 31, fewer above 2^14)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--min-time-ms", a.min_time_ms, "Each timed sample repeats the transform for at least this long")
       ->check(CLI::Range(0.001, 10000.0))
       ->capture_default_str();
   cmd->add_flag("--no-patient", a.no_patient, "Skip the FFTW_PATIENT plans (their planning takes long)");
-  cmd->add_option("--compiler", a.compiler, "C++ compiler for the kernels (default $CXX, else c++)")->type_name("CXX");
-  cmd->add_option("--flags", a.flags, "Compiler flags for the kernels; write --flags=\"...\"")->capture_default_str();
+  add_compiler_options(cmd, a.compiler, a.flags);
   cmd->add_option("--csv", a.csv, "Also write the results as CSV to FILE")->type_name("FILE");
   cmd->add_option("--json", a.json, "Also write the results and metadata as JSON to FILE")->type_name("FILE");
   cmd->add_option("--plot", a.plot, "Also write an SVG plot of Gflop/s against log2(n) to FILE")->type_name("FILE");
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
-  cmd->add_option("--codelet-max", a.codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
-      ->check(CLI::Range(int64_t(1), int64_t(64)));
-  cmd->add_option("--top-codelet-max", a.top_codelet_max, "Expansion knob: a spec above this size is always split")
-      ->check(CLI::Range(int64_t(1), int64_t(64)));
+  add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
   cmd->add_option("--wisdom", a.wisdom,
                   "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")
       ->type_name("FILE");
@@ -126,10 +118,7 @@ int run_bench(const BenchArgs &a) {
   if (a.spec.empty() == a.sizes.empty())
     throw CommandError(kExitUsage, a.spec.empty() ? "bench needs SPEC or --sizes (see 'splgen bench --help')"
                                                   : "bench takes SPEC or --sizes, not both");
-  const Isa isa = *parse_isa(a.isa);  // the option's check admits only known names
-  if (!host_supports(isa))
-    throw CommandError(kExitUsage, fmt::format("--isa {}: this CPU cannot run {} code (the best it runs is {})", a.isa,
-                                               isa_name(isa), isa_name(host_best_isa())));
+  const Isa isa = runnable_isa(a.isa);
   measure::BenchOptions options = bench_options(a, isa);
   if (!a.wisdom.empty()) {
     try {

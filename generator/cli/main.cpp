@@ -33,6 +33,7 @@
 
 #include "generator/cli/bench_command.h"
 #include "generator/cli/command_error.h"
+#include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/search_command.h"
 #include "generator/cli/wisdom_command.h"
@@ -116,15 +117,10 @@ struct Options {
   std::string wisdom;                   // gen/expand/lower --wisdom FILE
 };
 
-void add_rules(CLI::App *cmd, Options &o) {
-  cmd->add_option("--rules", o.rule_files, "Extra rule file, tried before the shipped rules (repeatable)")
-      ->type_name("FILE");
-}
-
 GenOptions gen_options(const Options &o) {
   GenOptions g;
   g.name = o.name;
-  g.precision = o.precision == "float" ? Precision::Float : Precision::Double;
+  g.precision = cli::precision_from_option(o.precision);
   g.inverse = o.inverse;
   g.isa = *parse_isa(o.isa);  // checked by CLI::IsMember
   g.codelet_max = o.codelet_max;
@@ -181,25 +177,13 @@ void add_spec(CLI::App *cmd, Options &o, const char *what) {
   cmd->add_option("SPEC", o.spec, what)->required();
 }
 
-void add_isa(CLI::App *cmd, Options &o) {
-  cmd->add_option("--isa", o.isa,
-                  "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
-                  "(AVX-512F), or native (the best this CPU runs)")
-      ->check(CLI::IsMember(isa_names()))
-      ->default_str("scalar");
-}
-
-void add_knobs(CLI::App *cmd, Options &o) {
-  cmd->add_option("--codelet-max", o.codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
-      ->check(CLI::Range(int64_t(1), int64_t(64)));
-  cmd->add_option("--top-codelet-max", o.top_codelet_max, "Expansion knob: a spec above this size is always split")
-      ->check(CLI::Range(int64_t(1), int64_t(64)));
-}
-
-void add_precision(CLI::App *cmd, Options &o) {
-  cmd->add_option("--precision", o.precision, "Floating-point type of the kernel (double or float)")
-      ->check(CLI::IsMember({"double", "float"}))
-      ->capture_default_str();
+// The options gen, expand and lower share, besides --name, --dump-after and --inverse.
+void add_target_options(CLI::App *cmd, Options &o) {
+  cli::add_precision_option(cmd, o.precision, "Floating-point type of the kernel (double or float)");
+  cli::add_isa_option(cmd, o.isa,
+                      "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
+                      "(AVX-512F), or native (the best this CPU runs)");
+  cli::add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {
@@ -352,32 +336,26 @@ int run(int argc, char **argv) {
   gen->add_option("--header", o.header, "Also write a header declaring the kernel (C and C++) to FILE")
       ->type_name("FILE");
   add_name(gen, o);
-  add_precision(gen, o);
-  add_isa(gen, o);
-  add_knobs(gen, o);
+  add_target_options(gen, o);
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
-  add_rules(gen, o);
+  cli::add_rules_option(gen, o.rule_files);
   add_wisdom(gen, o);
 
   CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
   add_spec(exp, o, "Transform or formula to expand, e.g. \"DFT(1024)\"");
   add_inverse(exp, o);
-  add_precision(exp, o);
-  add_isa(exp, o);
-  add_knobs(exp, o);
-  add_rules(exp, o);
+  add_target_options(exp, o);
+  cli::add_rules_option(exp, o.rule_files);
   add_wisdom(exp, o);
 
   CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
   add_spec(low, o, "Transform or formula to lower, e.g. \"DFT(16)\"");
   add_dump_after(low, o, stages_help + " (default: spl,expand,sigma,merge,loops)");
-  add_precision(low, o);
-  add_isa(low, o);
-  add_knobs(low, o);
+  add_target_options(low, o);
   add_inverse(low, o);
   add_name(low, o);
-  add_rules(low, o);
+  cli::add_rules_option(low, o.rule_files);
   add_wisdom(low, o);
 
   CLI::App *ver = app.add_subcommand(
@@ -397,7 +375,7 @@ int run(int argc, char **argv) {
 
   CLI::App *rew = app.add_subcommand("rewrite", "Apply the tag rules to FORMULA; print the SPL and Sigma-SPL results");
   add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
-  add_rules(rew, o);
+  cli::add_rules_option(rew, o.rule_files);
 
   cli::BenchArgs bench_args;
   CLI::App *bench = cli::add_bench_command(app, bench_args);

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "generator/cli/command_error.h"
+#include "generator/cli/options.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/search/duration.h"
@@ -89,12 +90,8 @@ class ProgressBar {
 CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   CLI::App *cmd = app.add_subcommand("search", "Time candidate plans for SPEC, keep the fastest (and store it with --wisdom)");
   cmd->add_option("SPEC", a.spec, "Transform to search, e.g. \"DFT(1024)\"")->required();
-  cmd->add_option("--isa", a.isa, "Instruction set of the kernels (native: the best this CPU runs)")
-      ->check(CLI::IsMember(isa_names()))
-      ->capture_default_str();
-  cmd->add_option("--precision", a.precision, "Floating-point type of the kernels (double or float)")
-      ->check(CLI::IsMember({"double", "float"}))
-      ->capture_default_str();
+  add_isa_option(cmd, a.isa, "Instruction set of the kernels (native: the best this CPU runs)");
+  add_precision_option(cmd, a.precision, "Floating-point type of the kernels (double or float)");
   cmd->add_flag("--inverse", a.inverse, "Search the inverse (unnormalised) transform: DFT(n) becomes DFT(n,-1)");
   cmd->add_option("--strategy", a.strategy,
                   "dp (dynamic programming), random, exhaustive (small sizes), estimate (operation count, no timing)")
@@ -109,8 +106,7 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
       ->capture_default_str();
   cmd->add_option("--jobs", a.jobs, "Compilers run at once (default: the available cores)")->check(CLI::Range(1, 256));
   cmd->add_option("--wisdom", a.wisdom, "Store the best plan in FILE (JSON; merged with what it holds)")->type_name("FILE");
-  cmd->add_option("--compiler", a.compiler, "C++ compiler for the kernels (default $CXX, else c++)")->type_name("CXX");
-  cmd->add_option("--flags", a.flags, "Compiler flags for the kernels; write --flags=\"...\"")->capture_default_str();
+  add_compiler_options(cmd, a.compiler, a.flags);
   cmd->add_option("--reps", a.reps, "Timed rounds per candidate; the median counts")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--show", a.show, "Rows of the candidate table")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_flag("--quiet", a.quiet, "No progress bar on standard error");
@@ -118,14 +114,11 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
 }
 
 int run_search(const SearchArgs &a) {
-  const Isa isa = *parse_isa(a.isa);
-  if (!host_supports(isa))
-    throw CommandError(kExitUsage, fmt::format("--isa {}: this CPU cannot run {} code (the best it runs is {})", a.isa,
-                                               isa_name(isa), isa_name(host_best_isa())));
+  const Isa isa = runnable_isa(a.isa);
   search::SearchOptions o;
   o.spec = a.spec;
   o.eval.gen.isa = isa;
-  o.eval.gen.precision = a.precision == "float" ? Precision::Float : Precision::Double;
+  o.eval.gen.precision = precision_from_option(a.precision);
   o.eval.gen.inverse = a.inverse;
   o.eval.compiler = a.compiler;
   o.eval.flags = a.flags;

@@ -1,0 +1,46 @@
+#include "generator/cli/options.h"
+
+#include <fmt/format.h>
+
+#include "generator/cli/command_error.h"
+
+namespace splgen::cli {
+
+void add_isa_option(CLI::App *cmd, std::string &isa, const std::string &help) {
+  cmd->add_option("--isa", isa, help)->check(CLI::IsMember(isa_names()))->capture_default_str();
+}
+
+Isa runnable_isa(const std::string &isa) {
+  const Isa parsed = *parse_isa(isa);  // add_isa_option admits only known names
+  if (!host_supports(parsed))
+    throw CommandError(kExitUsage, fmt::format("--isa {}: this CPU cannot run {} code (the best it runs is {})", isa,
+                                               isa_name(parsed), isa_name(host_best_isa())));
+  return parsed;
+}
+
+void add_precision_option(CLI::App *cmd, std::string &precision, const std::string &help) {
+  cmd->add_option("--precision", precision, help)->check(CLI::IsMember({"double", "float"}))->capture_default_str();
+}
+
+Precision precision_from_option(const std::string &precision) {
+  return precision == "float" ? Precision::Float : Precision::Double;
+}
+
+void add_rules_option(CLI::App *cmd, std::vector<std::string> &rule_files) {
+  cmd->add_option("--rules", rule_files, "Extra rule file, tried before the shipped rules (repeatable)")
+      ->type_name("FILE");
+}
+
+void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max) {
+  cmd->add_option("--codelet-max", codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
+      ->check(CLI::Range(int64_t(1), int64_t(64)));
+  cmd->add_option("--top-codelet-max", top_codelet_max, "Expansion knob: a spec above this size is always split")
+      ->check(CLI::Range(int64_t(1), int64_t(64)));
+}
+
+void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags) {
+  cmd->add_option("--compiler", compiler, "C++ compiler for the kernels (default $CXX, else c++)")->type_name("CXX");
+  cmd->add_option("--flags", flags, "Compiler flags for the kernels; write --flags=\"...\"")->capture_default_str();
+}
+
+}  // namespace splgen::cli

@@ -1,0 +1,34 @@
+// Options that several subcommands take, added to their command lines and read the same way
+// (docs/cli.md). The help text stays the caller's where the meaning differs by subcommand.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "generator/target/target.h"
+
+namespace splgen::cli {
+
+// --isa ISA, one of isa_names(); the help shows the variable's value as the default.
+void add_isa_option(CLI::App *cmd, std::string &isa, const std::string &help);
+
+// --isa for commands that run what they generate (bench, search): the ISA, if this CPU runs it;
+// else CommandError.
+Isa runnable_isa(const std::string &isa);
+
+// --precision double|float.
+void add_precision_option(CLI::App *cmd, std::string &precision, const std::string &help);
+Precision precision_from_option(const std::string &precision);  // a value the option admitted
+
+// --rules FILE (repeatable).
+void add_rules_option(CLI::App *cmd, std::vector<std::string> &rule_files);
+
+// The expansion knobs --codelet-max N and --top-codelet-max N (1..64; left 0 when absent).
+void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max);
+
+// --compiler CXX and --flags=FLAGS, for commands that compile kernels (bench, search).
+void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags);
+
+}  // namespace splgen::cli
