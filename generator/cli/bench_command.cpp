@@ -12,12 +12,12 @@
 
 #include "generator/cli/command_error.h"
 #include "generator/cli/options.h"
+#include "generator/cli/wisdom_plan.h"
 #include "generator/measure/bench.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/plot.h"
 #include "generator/measure/report.h"
 #include "generator/measure/sizes.h"
-#include "generator/search/wisdom.h"
 #include "generator/target/target.h"
 
 namespace splgen::cli {
@@ -121,17 +121,11 @@ int run_bench(const BenchArgs &a) {
   const Isa isa = runnable_isa(a.isa);
   measure::BenchOptions options = bench_options(a, isa);
   if (!a.wisdom.empty()) {
-    try {
-      search::load_wisdom(a.wisdom);  // a corrupt file is an error before anything runs
-    } catch (const search::WisdomError &e) {
-      throw CommandError(kExitUsage, e.what());
-    }
+    load_wisdom_file(a.wisdom);  // a corrupt file is an error before anything runs
     options.default_baseline = true;
-    options.tune = [&a](const std::string &spec, GenOptions g) {
-      search::WisdomLookup found = search::lookup_wisdom(a.wisdom, spec, g, a.compiler);
-      if (found.plan) return search::with_plan(g, *found.plan);
-      if (!a.quiet) std::cerr << "\nsplgen: " << found.message << std::endl;
-      return g;
+    const FallbackNote note = a.quiet ? FallbackNote::None : FallbackNote::AfterProgress;
+    options.tune = [&a, note](const std::string &spec, GenOptions g) {
+      return with_wisdom_plan(a.wisdom, spec, g, a.compiler, note);
     };
   }
   check_writable("--csv", a.csv);

@@ -37,6 +37,7 @@
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/search_command.h"
 #include "generator/cli/wisdom_command.h"
+#include "generator/cli/wisdom_plan.h"
 #include "generator/expand/expand.h"
 #include "generator/expand/ruletree.h"
 #include "generator/ir/dense.h"
@@ -47,7 +48,6 @@
 #include "generator/lower/pipeline.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/rewrite/rule_parser.h"
-#include "generator/search/wisdom.h"
 
 #ifndef SPLGEN_VERSION
 #define SPLGEN_VERSION "0"
@@ -126,18 +126,8 @@ GenOptions gen_options(const Options &o) {
   g.codelet_max = o.codelet_max;
   g.top_codelet_max = o.top_codelet_max;
   g.rule_files = o.rule_files;
-  if (!o.wisdom.empty()) {
-    // The searched plan; a missing or stale entry falls back to the default, with a note.
-    search::WisdomLookup found;
-    try {
-      found = search::lookup_wisdom(o.wisdom, o.spec, g);
-    } catch (const search::WisdomError &e) {
-      throw CommandError(kExitUsage, e.what());
-    }
-    if (found.plan) return search::with_plan(g, *found.plan);
-    std::cerr << "splgen: " << found.message << std::endl;
-  }
-  return g;
+  if (o.wisdom.empty()) return g;
+  return cli::with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", cli::FallbackNote::Line);
 }
 
 void add_wisdom(CLI::App *cmd, Options &o) {

@@ -10,6 +10,7 @@
 
 #include "generator/cli/command_error.h"
 #include "generator/cli/options.h"
+#include "generator/cli/wisdom_plan.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/search/duration.h"
@@ -135,13 +136,7 @@ int run_search(const SearchArgs &a) {
   o.keep = a.keep;
   o.seed = a.seed;
   o.max_candidates = a.max_candidates;
-  if (!a.wisdom.empty()) {
-    try {
-      search::load_wisdom(a.wisdom);  // a corrupt file is an error before the search, not after
-    } catch (const search::WisdomError &e) {
-      throw CommandError(kExitUsage, e.what());
-    }
-  }
+  if (!a.wisdom.empty()) load_wisdom_file(a.wisdom);  // a corrupt file is an error before the search, not after
 
   ProgressBar bar(a.quiet);
   search::SearchResult r;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "generator/cli/command_error.h"
+#include "generator/cli/wisdom_plan.h"
 #include "generator/search/plan.h"
 #include "generator/search/wisdom.h"
 
@@ -24,11 +25,7 @@ search::Wisdom load(const std::string &path, bool must_exist) {
   std::error_code ec;
   if (must_exist && !std::filesystem::exists(path, ec))
     throw CommandError(kExitUsage, fmt::format("{}: no such wisdom file", path));
-  try {
-    return search::load_wisdom(path);
-  } catch (const search::WisdomError &e) {
-    throw CommandError(kExitUsage, e.what());
-  }
+  return load_wisdom_file(path);
 }
 
 int show(const WisdomArgs &a) {
