@@ -3,14 +3,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "generator/cli/command_error.h"
+#include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/measure/bench.h"
@@ -46,15 +43,6 @@ void check_writable(const std::string &option, const std::string &path) {
   if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
     throw CommandError(kExitOutput, fmt::format("{}: cannot write '{}': no writable directory '{}'", option, path,
                                                 dir.string()));
-}
-
-void write_file(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw CommandError(kExitOutput, fmt::format("cannot open '{}' for writing: {}", path, std::strerror(errno)));
-  out.write(text.data(), std::streamsize(text.size()));
-  out.close();
-  if (!out) throw CommandError(kExitOutput, fmt::format("cannot write '{}'", path));
 }
 
 // The compiler's first error line is the useful part of a failed compilation.
@@ -157,9 +145,7 @@ int run_bench(const BenchArgs &a) {
   if (!a.csv.empty()) write_file(a.csv, measure::format_csv(result));
   if (!a.json.empty()) write_file(a.json, measure::format_json(result));
   if (!a.plot.empty()) write_file(a.plot, measure::format_svg(result));
-  std::cout.flush();
-  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
-    throw CommandError(kExitOutput, "cannot write to standard output");
+  check_stdout();
   return 0;
 }
 

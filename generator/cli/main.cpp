@@ -18,21 +18,17 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <new>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "generator/cli/bench_command.h"
 #include "generator/cli/command_error.h"
+#include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/search_command.h"
@@ -56,10 +52,10 @@
 namespace splgen {
 namespace {
 
-using cli::CommandError;
+using cli::check_stdout;
+using cli::write_file;
 using cli::kExitInternal;
 using cli::kExitOk;
-using cli::kExitOutput;
 using cli::kExitUsage;
 using cli::kExitVerifyFailed;
 
@@ -194,22 +190,6 @@ void add_dump_after(CLI::App *cmd, Options &o, const std::string &help) {
       ->delimiter(',')
       ->check(CLI::IsMember(stage_choices()))
       ->type_name("STAGE");
-}
-
-// ---- output -------------------------------------------------------------------------------
-
-void write_file(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw CommandError(kExitOutput, fmt::format("cannot open '{}' for writing: {}", path, std::strerror(errno)));
-  out.write(text.data(), std::streamsize(text.size()));
-  out.close();
-  if (!out) throw CommandError(kExitOutput, fmt::format("cannot write '{}'", path));
-}
-
-void check_stdout() {
-  std::cout.flush();
-  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
-    throw CommandError(kExitOutput, "cannot write to standard output");
 }
 
 // ---- subcommands --------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "generator/cli/command_error.h"
+#include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/measure/compile.h"
@@ -42,13 +43,6 @@ struct SigintGuard {
   }
   ~SigintGuard() { sigaction(SIGINT, &old, nullptr); }
 };
-
-std::string format_time(double ns) {
-  if (!(ns > 0)) return "-";
-  if (ns < 1e3) return fmt::format("{:.1f} ns", ns);
-  if (ns < 1e6) return fmt::format("{:.2f} us", ns / 1e3);
-  return fmt::format("{:.2f} ms", ns / 1e6);
-}
 
 std::string plan_label(const search::Plan &p) {
   std::string w = search::describe_width(p.vector_width);
@@ -207,9 +201,7 @@ int run_search(const SearchArgs &a) {
     }
     std::cout << "wisdom: " << a.wisdom << "\n";
   }
-  std::cout.flush();
-  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
-    throw CommandError(kExitOutput, "cannot write to standard output");
+  check_stdout();
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "generator/cli/command_error.h"
+#include "generator/cli/command_output.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/search/plan.h"
 #include "generator/search/wisdom.h"
@@ -13,13 +14,6 @@
 namespace splgen::cli {
 
 namespace {
-
-std::string format_time(double ns) {
-  if (!(ns > 0)) return "-";
-  if (ns < 1e3) return fmt::format("{:.1f} ns", ns);
-  if (ns < 1e6) return fmt::format("{:.2f} us", ns / 1e3);
-  return fmt::format("{:.2f} ms", ns / 1e6);
-}
 
 search::Wisdom load(const std::string &path, bool must_exist) {
   std::error_code ec;
