@@ -11,17 +11,12 @@
 #include "generator/target/target.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/run_program.h"
-
-#ifndef SPLGEN_BINARY
-#error "SPLGEN_BINARY must name the splgen executable"
-#endif
+#include "tests/support/splgen_command_test.h"
 
 namespace splgen {
 namespace {
 
-bool contains(const std::string &haystack, const std::string &needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
 std::vector<std::string> split(const std::string &line, char separator) {
   std::vector<std::string> out;
@@ -30,13 +25,9 @@ std::vector<std::string> split(const std::string &line, char separator) {
   return out;
 }
 
-class BenchCliTest : public ::testing::Test {
+class BenchCliTest : public test::SplgenCommandTest {
  protected:
-  test::TempDir dir{"splgen-bench-test"};
-
-  test::ProgramResult splgen(const std::vector<std::string> &args) {
-    return test::run_program(SPLGEN_BINARY, args, dir.path().string());
-  }
+  BenchCliTest() : SplgenCommandTest("splgen-bench-test") {}
 
   // A quick run of DFT(16): few repetitions, short samples, no FFTW_PATIENT.
   test::ProgramResult bench16(const std::string &isa, const std::vector<std::string> &more = {}) {
@@ -61,15 +52,6 @@ class BenchCliTest : public ::testing::Test {
       double v = std::strtod(number.c_str(), &end);
       EXPECT_TRUE(end && *end == '\0' && v > 0) << "cell " << c << ": " << cells[c];
     }
-  }
-
-  void expect_error(const std::vector<std::string> &args, const std::string &mentions) {
-    test::ProgramResult r = splgen(args);
-    EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(test::text_lines(r.err).size(), 1u) << r.err;
-    EXPECT_EQ(r.err.rfind("splgen: error: ", 0), 0u) << r.err;
-    EXPECT_TRUE(contains(r.err, mentions)) << r.err;
   }
 };
 

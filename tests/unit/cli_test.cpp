@@ -12,10 +12,7 @@
 #include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/run_program.h"
-
-#ifndef SPLGEN_BINARY
-#error "SPLGEN_BINARY must name the splgen executable"
-#endif
+#include "tests/support/splgen_command_test.h"
 
 namespace splgen {
 namespace {
@@ -26,29 +23,10 @@ using test::ProgramResult;
 using test::read_text_file;
 using test::text_lines;
 
-bool contains(const std::string &haystack, const std::string &needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-class CliTest : public ::testing::Test {
+using test::contains;
+class CliTest : public test::SplgenCommandTest {
  protected:
-  test::TempDir dir{"splgen-cli-test"};
-
-  ProgramResult splgen(const std::vector<std::string> &args) {
-    return test::run_program(SPLGEN_BINARY, args, dir.path().string());
-  }
-
-  // Bad input: non-zero exit, nothing on stdout, exactly one line "splgen: error: ..." on stderr.
-  ProgramResult expect_error(const std::vector<std::string> &args, int exit_code = 2) {
-    ProgramResult r = splgen(args);
-    EXPECT_EQ(r.exit_code, exit_code) << r.err;
-    EXPECT_EQ(r.out, "");
-    std::vector<std::string> err = text_lines(r.err);
-    EXPECT_EQ(err.size(), 1u) << r.err;
-    EXPECT_EQ(r.err.rfind("splgen: error: ", 0), 0u) << r.err;
-    EXPECT_FALSE(r.err.empty() || r.err.back() != '\n') << "stderr must end with a newline";
-    return r;
-  }
+  CliTest() : SplgenCommandTest("splgen-cli-test") {}
 };
 
 TEST_F(CliTest, Version) {

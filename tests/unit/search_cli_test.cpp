@@ -13,35 +13,16 @@
 #include "generator/search/wisdom.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/run_program.h"
-
-#ifndef SPLGEN_BINARY
-#error "SPLGEN_BINARY must name the splgen executable"
-#endif
+#include "tests/support/splgen_command_test.h"
 
 namespace splgen {
 namespace {
 
-bool contains(const std::string &haystack, const std::string &needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
-class SearchCliTest : public ::testing::Test {
+class SearchCliTest : public test::SplgenCommandTest {
  protected:
-  test::TempDir dir{"splgen-search-cli-test"};
-
-  test::ProgramResult splgen(const std::vector<std::string> &args) {
-    return test::run_program(SPLGEN_BINARY, args, dir.path().string());
-  }
-
-  void expect_error(const std::vector<std::string> &args, const std::string &part, int code = 2) {
-    test::ProgramResult r = splgen(args);
-    EXPECT_EQ(r.exit_code, code) << r.err;
-    EXPECT_EQ(r.out, "");
-    std::vector<std::string> err = test::text_lines(r.err);
-    ASSERT_EQ(err.size(), 1u) << r.err;
-    EXPECT_EQ(err[0].rfind("splgen: error: ", 0), 0u) << r.err;
-    EXPECT_TRUE(contains(err[0], part)) << err[0];
-  }
+  SearchCliTest() : SplgenCommandTest("splgen-search-cli-test") {}
 
   void write(const std::string &path, const std::string &text) {
     std::ofstream out(path, std::ios::binary);
