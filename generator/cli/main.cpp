@@ -53,11 +53,11 @@ namespace splgen {
 namespace {
 
 using cli::check_stdout;
-using cli::write_file;
 using cli::kExitInternal;
 using cli::kExitOk;
 using cli::kExitUsage;
 using cli::kExitVerifyFailed;
+using cli::write_file;
 
 // Largest max-abs entry difference `verify` accepts between two dense matrices.
 constexpr double kVerifyTolerance = 1e-9;
