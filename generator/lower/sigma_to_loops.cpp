@@ -149,6 +149,9 @@ bool in_place_safe(const Sigma &s) {
   }
 }
 
+// f(i) = b + i: consecutive elements.
+bool contiguous(const IndexFn &f) { return is_identity(f) || (f->kind == FnKind::H && f->s == 1); }
+
 class Codegen {
  public:
   Codegen(Function &f, int first_var) : f_(f), next_var_(first_var) {}
@@ -363,8 +366,10 @@ class Codegen {
     bool middle_safe = true;  // F2 .. F(m-1)
     for (std::size_t i = 1; i + 1 < m; ++i) middle_safe &= in_place_safe(factors[i]);
     std::vector<Stmt> stages;
-    if (!aliased && middle_safe && in_place_safe(factors[0])) {
-      // Every intermediate lives in the output; later stages run in place.
+    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn)) {
+      // Every intermediate lives in the output; later stages run in place. Not where the
+      // output is scattered (a block of columns of X (x) I(n)): rows a power of two apart
+      // fall into the same cache sets, so a block would not stay in cache between stages.
       stages.push_back(gen(factors[m - 1], out, in));
       for (std::size_t i = m - 1; i-- > 0;) stages.push_back(gen(factors[i], out, out));
       return make_block(std::move(stages));

@@ -2,6 +2,7 @@
 
 #include "generator/lower/merge_loops.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace splgen {
@@ -10,7 +11,8 @@ namespace {
 
 class Lowering {
  public:
-  Lowering(const LoweringHook &hook, int first_var) : hook_(hook), next_var_(first_var) {}
+  Lowering(const LoweringHook &hook, int first_var, int64_t block_points)
+      : hook_(hook), next_var_(first_var), block_points_(block_points) {}
 
   Sigma lower(const Spl &f) {
     if (hook_)
@@ -31,9 +33,7 @@ class Lowering {
       case SplKind::Tensor:  // (x)~ has the matrix of (x); the tile loop is a plain loop here
         return lower_tensor(f->children.front(), tail(f->children));
       case SplKind::Compose: {
-        std::vector<Sigma> factors;
-        for (const Spl &c : f->children) factors.push_back(lower(c));
-        return sigma_compose(std::move(factors));
+        return sigma_compose(lower_factors(f->children));
       }
       case SplKind::DirectSum: return lower_direct_sum(f);
       case SplKind::Tagged: return lower(f->children.front());
@@ -44,6 +44,8 @@ class Lowering {
  private:
   const LoweringHook &hook_;
   int next_var_;
+  int64_t block_points_;
+  int64_t columns_ = 1;  // the product of the I(c) that what is being lowered will run under
 
   LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
 
@@ -59,7 +61,15 @@ class Lowering {
                                          sigma_gather(fn_h(b->cols, a->a * b->cols, in_base, 1))}));
     }
     // merged first, so diagonals and permutations ride in the stages beside them
-    if (is_identity(b) && !is_leaf(a)) return tensor_identity(merge_loops(lower(a)), b->a);
+    if (is_identity(b) && !is_leaf(a)) {
+      // X's own A (x) I(m) run under this I(c): their blocks count c columns more
+      int64_t n = b->a, c = LoweringKnobs::block_columns(a->rows, n, columns_, block_points_);
+      int64_t outer = columns_;
+      columns_ *= c;
+      Sigma x = merge_loops(lower(a));
+      columns_ = outer;
+      return blocked_tensor_identity(x, n, c);
+    }
     if (is_identity(b)) {  // A (x) I(n)
       int64_t n = b->a;
       LoopVar j = fresh(n);
@@ -68,6 +78,44 @@ class Lowering {
     }
     // A (x) B = (A (x) I(rows B)) * (I(cols A) (x) B)
     return lower(make_compose({tensor(a, make_identity(b->rows)), tensor(make_identity(a->cols), b)}));
+  }
+
+  // (I(m) (x) A) L(mn, m), A composite and the whole out of cache: the m children would each
+  // read at stride m, every stage of theirs a cache line per element. Instead L is one
+  // blocked transposition pass and the children run on contiguous data (FFTW's
+  // dft-indirect-before).
+  std::vector<Sigma> lower_factors(const std::vector<Spl> &factors) {
+    std::vector<Sigma> out;
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+      if (i + 1 < factors.size() && transposes_first(factors[i], factors[i + 1])) {
+        out.push_back(lower(factors[i]));
+        out.push_back(transposition(factors[i + 1]->a, factors[i + 1]->b));
+        ++i;
+      } else {
+        out.push_back(lower(factors[i]));
+      }
+    }
+    return out;
+  }
+
+  // t * l = (I(m) (x) A) L(mn, m), A composite, out of cache, m and n whole blocks.
+  bool transposes_first(const Spl &t, const Spl &l) const {
+    if (t->kind != SplKind::Tensor || t->children.size() != 2 || l->kind != SplKind::Stride) return false;
+    const Spl &ident = t->children[0], &a = t->children[1];
+    if (!is_identity(ident) || is_leaf(a)) return false;
+    int64_t m = ident->a, n = a->cols;
+    return l->a == m * n && l->b == m && m * n * columns_ > block_points_ && m % kTransposeBlock == 0 &&
+           n % kTransposeBlock == 0;
+  }
+
+  // L(N, m) (y[i n + j] = x[j m + i]) as a loop over blocks of kTransposeBlock rows i: each
+  // block reads whole cache lines, x[j m + i .. + b), and vector loops over j store whole rows.
+  static constexpr int64_t kTransposeBlock = 4;
+  Sigma transposition(int64_t N, int64_t m) {
+    int64_t n = N / m, b = kTransposeBlock;
+    LoopVar i = fresh(m / b), j = fresh(n);
+    return sigma_sum(i, sigma_sum(j, sigma_compose({sigma_scatter(fn_h(b, N, Affine::var(i, b * n) + Affine::var(j), n)),
+                                                    sigma_gather(fn_h(b, N, Affine::var(j, m) + Affine::var(i, b), 1))})));
   }
 
   static bool is_leaf(const Spl &a) { return a->kind == SplKind::DFT || a->kind == SplKind::Dense; }
@@ -91,6 +139,9 @@ class Lowering {
   // apart as one loop over I(n) around all of X does (merge_loops folds the h into B's own
   // gathers and scatters).
   Sigma tensor_identity(const Sigma &x, int64_t n) {
+    if (x->kind == SigmaKind::Gather || x->kind == SigmaKind::Scatter)
+      if (std::optional<IndexFn> f = tensor_identity(x->fn, n))
+        return x->kind == SigmaKind::Gather ? sigma_gather(*f, x->dma) : sigma_scatter(*f, x->dma);
     if (is_block(x)) {
       LoopVar j = fresh(n);
       return sigma_sum(j, sigma_compose({sigma_scatter(fn_h(x->rows, x->rows * n, Affine::var(j), n)), x,
@@ -100,6 +151,26 @@ class Lowering {
     std::vector<Sigma> parts;  // a Compose or SumList that is not a block
     for (const Sigma &c : x->children) parts.push_back(tensor_identity(c, n));
     return x->kind == SigmaKind::Compose ? sigma_compose(std::move(parts)) : sigma_sum_list(std::move(parts));
+  }
+
+  // f (x) I(n): i*n + j -> f(i)*n + j, where it has a closed form.
+  //   h(b, s) (x) I(n) = q(b, s, n),  q(b, s, mu) (x) I(n) = q(b, s, mu*n)
+  static std::optional<IndexFn> tensor_identity(const IndexFn &f, int64_t n) {
+    if (f->kind == FnKind::H) return fn_q(f->domain * n, f->range * n, f->base, f->s, n);
+    if (f->kind == FnKind::Q) return fn_q(f->domain * n, f->range * n, f->base, f->s, f->mu * n);
+    return std::nullopt;
+  }
+
+  // X (x) I(n) in blocks of c adjacent columns (c from LoweringKnobs::block_columns), each block
+  // through all stages of X while it is in cache (SPIRAL's loop tiling of A (x) I):
+  //   X (x) I(n) = Sum(k < n/c) S(q(k, n/c, c)) (X (x) I(c)) G(q(k, n/c, c))
+  // Stage by stage over all n columns, every stage of X would be a pass through memory.
+  Sigma blocked_tensor_identity(const Sigma &x, int64_t n, int64_t c) {
+    if (c == n) return tensor_identity(x, n);
+    LoopVar k = fresh(n / c);
+    return sigma_sum(k, sigma_compose({sigma_scatter(fn_q(x->rows * c, x->rows * n, Affine::var(k), n / c, c)),
+                                       tensor_identity(x, c),
+                                       sigma_gather(fn_q(x->cols * c, x->cols * n, Affine::var(k), n / c, c))}));
   }
 
   Sigma lower_direct_sum(const Spl &f) {
@@ -116,8 +187,20 @@ class Lowering {
 
 }  // namespace
 
-Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var) {
-  return Lowering(hook, first_var).lower(formula);
+int64_t LoweringKnobs::block_columns(int64_t rows, int64_t n, int64_t outer, int64_t block_points) {
+  if (rows * n * outer <= block_points) return n;
+  int64_t best = 0;
+  for (int64_t c = 1; c <= n; ++c) {
+    if (n % c || c * outer < std::min(n * outer, kMinBlockColumns)) continue;
+    if (rows * c * outer > block_points && best) break;
+    best = c;
+    if (rows * c * outer > block_points) break;  // even the smallest block is larger
+  }
+  return best;
+}
+
+Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var, int64_t block_points) {
+  return Lowering(hook, first_var, block_points).lower(formula);
 }
 
 }  // namespace splgen

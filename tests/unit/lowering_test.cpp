@@ -16,9 +16,9 @@
 namespace splgen {
 namespace {
 
-void expect_all_stages_agree(const Spl &f, const Matrix &expected) {
+void expect_all_stages_agree(const Spl &f, const Matrix &expected, int64_t block_points = LoweringKnobs::kBlockPoints) {
   SCOPED_TRACE(print(f));
-  Sigma sigma = lower_to_sigma(f);
+  Sigma sigma = lower_to_sigma(f, {}, 0, block_points);
   Sigma merged = merge_loops(sigma);
   Function loops = sigma_to_loops(merged, "k");
   EXPECT_LT(max_abs_difference(to_dense(f), expected), 1e-9);
@@ -80,6 +80,47 @@ TEST(Lowering, NestedCompositesUnderTensorIdentity) {
       "(((DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) ((DFT(2) (x) I(2)) * T(4,2) * (I(2) (x) DFT(2)) * L(4,2))) * L(16,4))"
       " (x) I(4)) * T(64,4) * (I(16) (x) DFT(4)) * L(64,16)");
   expect_all_stages_agree(f, to_dense(make_dft(64)));
+}
+
+// Out of cache (here: a budget of a few points, so the matrices stay small), X (x) I(n) runs
+// in blocks of columns and (I(m) (x) A) L(mn, m) transposes first; nested blocks count the
+// columns of the blocks around them.
+TEST(Lowering, BlockedFormsOutOfCache) {
+  Spl dft16 = ct(4, 4), idft16 = ct(4, 4, -1);
+  Spl nested = make_compose({tensor(ct(2, 2), make_identity(4)), make_twiddle(16, 4), tensor(make_identity(4), make_dft(4)),
+                             make_stride(16, 4)});
+  std::vector<std::pair<Spl, Matrix>> cases = {
+      {tensor(dft16, make_identity(16)), kron(to_dense(dft16), Matrix::identity(16))},
+      {make_compose({tensor(make_dft(4), make_identity(16)), make_twiddle(64, 16), tensor(make_identity(4), dft16),
+                     make_stride(64, 4)}),
+       to_dense(make_dft(64))},
+      {make_compose({tensor(idft16, make_identity(16)), make_twiddle(256, 16, -1), tensor(make_identity(16), idft16),
+                     make_stride(256, 16)}),
+       to_dense(make_dft(256, -1))},
+      {make_compose({tensor(ct(4, 8), make_identity(4)), make_twiddle(128, 4), tensor(make_identity(32), make_dft(4)),
+                     make_stride(128, 32)}),
+       to_dense(make_dft(128))},
+      {tensor(nested, make_identity(8)), kron(to_dense(make_dft(16)), Matrix::identity(8))},
+  };
+  for (int64_t budget : {16, 64})
+    for (const auto &[f, expected] : cases) {
+      SCOPED_TRACE("block budget " + std::to_string(budget));
+      expect_all_stages_agree(f, expected, budget);
+    }
+  // the transposition is its own stage: a loop nest of pure data movement
+  Sigma s = lower_to_sigma(make_compose({tensor(make_identity(4), dft16), make_stride(64, 4)}), {}, 0, 16);
+  ASSERT_EQ(s->kind, SigmaKind::Compose) << print(s);
+  ASSERT_EQ(s->children.size(), 2u) << print(s);
+  EXPECT_EQ(print(s->children.back()).find("DFT"), std::string::npos) << print(s);
+}
+
+TEST(Lowering, BlockColumns) {
+  EXPECT_EQ(LoweringKnobs::block_columns(64, 32, 1, 4096), 32);  // fits whole
+  EXPECT_EQ(LoweringKnobs::block_columns(1024, 32, 1, 16384), 16);  // the widest block that fits
+  EXPECT_EQ(LoweringKnobs::block_columns(32768, 32, 1, 16384), 8);  // none fits: kMinBlockColumns
+  EXPECT_EQ(LoweringKnobs::block_columns(256, 32, 8, 16384), 8);  // under 8 outer columns
+  EXPECT_EQ(LoweringKnobs::block_columns(1024, 6, 1, 16), 6);  // fewer columns than the minimum
+  EXPECT_EQ(LoweringKnobs::block_columns(16, 24, 1, 16 * 12), 12);  // divisors of n only
 }
 
 TEST(Lowering, EveryNodeKind) {
