@@ -158,6 +158,8 @@ TEST(Kernels, PowersOfTwo2e8To2e14) {
 TEST(Kernels, PowersOfTwo2e15To2e20) {
   generate_compile_and_check(all_variants({1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20}));
 }
+// Out of cache, not powers of two: blocks of columns and the transposition with other radices.
+TEST(Kernels, LargeComposites) { generate_compile_and_check(all_variants({98304, 100000})); }
 TEST(Kernels, Composites) {
   generate_compile_and_check(all_variants({144, 150, 192, 243, 360, 625, 1000, 1536, 3000, 3072, 6561, 10000, 30030}));
 }
@@ -179,6 +181,7 @@ TEST_P(SimdKernels, PowersOfTwo2e8To2e14) {
 TEST_P(SimdKernels, PowersOfTwo2e15To2e20) {
   generate_compile_and_check(all_variants({1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20}, GetParam()));
 }
+TEST_P(SimdKernels, LargeComposites) { generate_compile_and_check(all_variants({98304, 100000}, GetParam())); }
 TEST_P(SimdKernels, CompositesAndPrimes) {
   generate_compile_and_check(all_variants({144, 150, 192, 243, 360, 625, 1000, 1536, 3000, 3072, 6561, 10000, 30030,
                                            131, 257, 509, 1009, 2 * 131, 3 * 257, 64 * 37},
