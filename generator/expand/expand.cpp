@@ -21,14 +21,23 @@ namespace {
 // DFT(m) (x) I(n) of Cooley-Tukey) as close to kRadixMax as possible without exceeding it,
 // so each iteration touches few cache lines and neighbours share them (FFTW's DIT).
 // Ties go to the earlier choice: rule order, then match order.
+// Default splits N = m x n of DFT(N) = (DFT(m) (x) I(n)) T (I(m) (x) DFT(n)) L, by size class.
+// Measured on Zen 3 (one bench run per plan against the old default, AVX2, double and float):
+//   up to kBalancedMax: closest to sqrt(N);
+//   scalar code, up to kInCacheMax: m a radix of up to kRadixMax points (FFTW's DIT);
+//   vector code, up to kRadixLastMax: n a codelet of up to kRadixMax points, m composite: the codelet stage
+//     is one vector loop over the m children, DFT(m) (x) I(n) runs stage by stage over adjacent
+//     columns (2048: 64 x 32 1.15x the old 32 x 64; 4096: 128 x 32 1.1-1.2x 32 x 128);
+//   vector code, up to kInCacheMax: n closest to kInCacheChild, m a radix (8192: 8 x 1024 1.15-1.3x 32 x 256);
+//   beyond (out of L2): m closest to kOutOfCacheRadix, so that the n-point children fit in
+//     cache after one transposition (spl_to_sigma.cpp); m = 128 was within 10% of the best m
+//     of 16 .. 512 at every size of 2^16 .. 2^20.
 struct SplitKnobs {
   static constexpr int64_t kBalancedMax = 1024;
   static constexpr int64_t kRadixMax = 32;
+  static constexpr int64_t kRadixLastMax = 4096;
+  static constexpr int64_t kInCacheChild = 1024;
   static constexpr int64_t kInCacheMax = 32768;  // points; 512 KiB of complex double (Zen 3 L2)
-  // Beyond kInCacheMax, DFT(N) = (DFT(m) (x) I(n)) T (I(m) (x) DFT(n)) L with m near this: the
-  // n-point children run on contiguous data after one transposition (spl_to_sigma.cpp) and
-  // fit in cache; DFT(m) (x) I(n) runs in blocks of columns. Measured on Zen 3 (AVX2 double,
-  // 2^16 .. 2^20): m = 128 was within 10% of the best m of 16 .. 512 at every size.
   static constexpr int64_t kOutOfCacheRadix = 128;
 };
 
@@ -37,14 +46,19 @@ void collect_dft_sizes(const Spl &f, std::vector<int64_t> &out) {
   for (const Spl &c : f->children) collect_dft_sizes(c, out);
 }
 
-double choice_cost(const std::vector<int64_t> &children, int64_t N) {
+double log_distance(int64_t a, int64_t b) { return std::abs(std::log2(double(a)) - std::log2(double(b))); }
+
+// Lower is better; children are (m, n) for Cooley-Tukey.
+double choice_cost(const std::vector<int64_t> &children, int64_t N, bool vector_target) {
   if (children.empty()) return 1e300;
   if (N <= SplitKnobs::kBalancedMax) return double(*std::max_element(children.begin(), children.end()));
-  int64_t radix = children.front();
-  if (N > SplitKnobs::kInCacheMax)
-    return std::abs(std::log2(double(radix)) - std::log2(double(SplitKnobs::kOutOfCacheRadix)));
-  if (radix > SplitKnobs::kRadixMax) return 1e200 + double(radix);
-  return double(SplitKnobs::kRadixMax - radix);
+  int64_t m = children.front(), n = children.back();
+  if (!vector_target && N <= SplitKnobs::kInCacheMax)
+    return m > SplitKnobs::kRadixMax ? 1e200 + double(m) : double(SplitKnobs::kRadixMax - m);
+  if (N <= SplitKnobs::kRadixLastMax)
+    return n > SplitKnobs::kRadixMax ? 1e200 + double(n) : double(SplitKnobs::kRadixMax - n);
+  if (N <= SplitKnobs::kInCacheMax) return log_distance(n, SplitKnobs::kInCacheChild);
+  return log_distance(m, SplitKnobs::kOutOfCacheRadix);
 }
 
 // The sizes of the DFTs a rule's right side produces under a match, read from the rule
@@ -126,7 +140,7 @@ class Expander {
         }
         bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
         if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
-        double cost = choice_cost(c.children, node->a);
+        double cost = choice_cost(c.children, node->a, options_.vector_target);
         bool fits = fits_tag(tag, c.children, node->a);
         if (!best || (fits && !best_fits) || (fits == best_fits && cost < best_cost))
           best = std::move(c), best_cost = cost, best_fits = fits;

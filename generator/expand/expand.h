@@ -27,6 +27,9 @@ struct ExpandOptions {
   // (vector targets need loops to vectorise: a lone codelet stays scalar code).
   int64_t codelet_max = ExpansionKnobs::kCodeletMax;
   int64_t top_codelet_max = ExpansionKnobs::kCodeletMax;
+  // Splits for vector loops (expand.cpp, SplitKnobs): from 2048 to 32768 points the codelet
+  // or radix stage goes where loops over adjacent columns vectorise best.
+  bool vector_target = false;
 };
 
 Expansion expand(const Spl &formula, const ExpandOptions &options = {});  // with breakdown_rules(shipped_rules())

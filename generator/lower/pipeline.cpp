@@ -67,6 +67,7 @@ ExpandOptions default_expand_options(Isa isa, Precision precision) {
     // 4 and 8 vectorised are faster still, 2.6x and 2.4x FFTW against 2.6x and 1.6x scalar).
     o.top_codelet_max = std::max<int64_t>(ExpansionKnobs::kVectorSpecCodeletMax, widths.back());
     o.codelet_max = ExpansionKnobs::kCodeletMax;
+    o.vector_target = true;
   }
   return o;
 }
@@ -89,12 +90,13 @@ namespace {
 
 // A plan replaces the default expansion: its DFT leaves are codelets where they can be, larger
 // DFTs are expanded with the default choices. It must be a formula of the spec's shape.
-Expansion expand_plan(const Spl &spec, const std::string &plan_text, const std::vector<const rules::Rule *> &rules) {
+Expansion expand_plan(const Spl &spec, const std::string &plan_text, const std::vector<const rules::Rule *> &rules,
+                      const GenOptions &options) {
   Spl plan = parse_formula(plan_text);
   if (plan->rows != spec->rows || plan->cols != spec->cols)
     throw FormulaError(fmt::format("the plan is {} x {}, the spec {} x {}: {}", plan->rows, plan->cols, spec->rows,
                                    spec->cols, plan_text));
-  ExpandOptions o;
+  ExpandOptions o = default_expand_options(options.isa, options.precision);
   o.codelet_max = o.top_codelet_max = ExpansionKnobs::kCodeletMax;
   return expand(plan, rules, o);
 }
@@ -111,7 +113,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
   }
   if (options.rule_files.empty()) {
     if (!options.plan.empty())
-      r.expansion = expand_plan(r.spec, options.plan, breakdown_rules(shipped_rules()));
+      r.expansion = expand_plan(r.spec, options.plan, breakdown_rules(shipped_rules()), options);
     else
       r.expansion = expand(r.spec, expand_options(options));
   } else {
@@ -125,7 +127,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
     }
     for (const rules::RuleFile &f : shipped_rules().files()) r.library.add_file(f);
     if (!options.plan.empty())
-      r.expansion = expand_plan(r.spec, options.plan, breakdown_rules(r.library));
+      r.expansion = expand_plan(r.spec, options.plan, breakdown_rules(r.library), options);
     else
       r.expansion = expand(r.spec, breakdown_rules(r.library), expand_options(options));
   }

@@ -134,5 +134,24 @@ TEST(Expand, DefaultTreesAreBalancedWithCodeletLeaves) {
   EXPECT_LT(max_abs_difference(to_dense(expand(make_dft_nd({6, 8})).formula), to_dense(make_dft_nd({6, 8}))), 1e-10);
 }
 
+// The size classes of SplitKnobs (expand.cpp): the top split m x n of DFT(N).
+TEST(Expand, DefaultSplitsBySizeClass) {
+  auto top_split = [](int64_t N, bool vector_target) {
+    ExpandOptions o;
+    o.vector_target = vector_target;
+    RuletreePtr t = expand(make_dft(N), o).trees.at(0);
+    return std::make_pair(t->children.at(0)->node->a, t->children.at(1)->node->a);
+  };
+  using Split = std::pair<int64_t, int64_t>;
+  EXPECT_EQ(top_split(1024, true), Split(32, 32));      // balanced
+  EXPECT_EQ(top_split(2048, true), Split(64, 32));      // vector: the codelet last
+  EXPECT_EQ(top_split(3072, true), Split(96, 32));
+  EXPECT_EQ(top_split(8192, true), Split(8, 1024));     // vector: a child of about 1024
+  EXPECT_EQ(top_split(4096, false), Split(32, 128));    // scalar: radix 32 first
+  EXPECT_EQ(top_split(16384, false), Split(32, 512));
+  EXPECT_EQ(top_split(1 << 17, false), Split(128, 1024));  // out of cache: m near 128
+  EXPECT_EQ(top_split(1 << 20, true), Split(128, 8192));
+}
+
 }  // namespace
 }  // namespace splgen
