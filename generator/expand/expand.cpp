@@ -23,7 +23,7 @@ namespace {
 // Ties go to the earlier choice: rule order, then match order.
 // Default splits N = m x n of DFT(N) = (DFT(m) (x) I(n)) T (I(m) (x) DFT(n)) L, by size class.
 // Measured on Zen 3 (one bench run per plan against the old default, AVX2, double and float):
-//   up to kBalancedMax: closest to sqrt(N);
+//   up to kBalancedMax: closest to sqrt(N) (on vector targets some 4 x a codelet: (N/4) x 4);
 //   scalar code, up to kInCacheMax: m a radix of up to kRadixMax points (FFTW's DIT);
 //   vector code, up to kRadixLastMax: n a codelet of up to kRadixMax points, m composite: the codelet stage
 //     is one vector loop over the m children, DFT(m) (x) I(n) runs stage by stage over adjacent
@@ -48,11 +48,25 @@ void collect_dft_sizes(const Spl &f, std::vector<int64_t> &out) {
 
 double log_distance(int64_t a, int64_t b) { return std::abs(std::log2(double(a)) - std::log2(double(b))); }
 
+// 4 x a codelet size whose balanced split has no factor a multiple of 4 (36, 60, 100): as
+// (N/4) x 4 the 4-point stage is one vector per column (AVX2 double) and the codelet stage
+// runs across 4 columns; as 6 x 10 or 10 x 10 every vector loop has a remainder. Measured
+// 1.2-1.4x the balanced split in double and float; where the balanced split has a multiple
+// of 4 (24 = 4 x 6, 96 = 8 x 12) it stays (float 96 as 24 x 4 was 0.6x).
+bool prefers_radix_four_last(int64_t N) {
+  if (N % 4 != 0 || N / 4 > ExpansionKnobs::kCodeletMax) return false;
+  int64_t m = 1;
+  for (int64_t d = 1; d * d <= N; ++d)
+    if (N % d == 0) m = d;
+  return m % 4 != 0 && (N / m) % 4 != 0;
+}
+
 // Lower is better; children are (m, n) for Cooley-Tukey.
 double choice_cost(const std::vector<int64_t> &children, int64_t N, bool vector_target) {
   if (children.empty()) return 1e300;
-  if (N <= SplitKnobs::kBalancedMax) return double(*std::max_element(children.begin(), children.end()));
   int64_t m = children.front(), n = children.back();
+  if (vector_target && prefers_radix_four_last(N)) return n == 4 ? 0.0 : 1e6 + double(std::max(m, n));
+  if (N <= SplitKnobs::kBalancedMax) return double(*std::max_element(children.begin(), children.end()));
   if (!vector_target && N <= SplitKnobs::kInCacheMax)
     return m > SplitKnobs::kRadixMax ? 1e200 + double(m) : double(SplitKnobs::kRadixMax - m);
   if (N <= SplitKnobs::kRadixLastMax)
