@@ -382,14 +382,21 @@ class Codegen {
       stages.push_back(gen(factors[0], out, tmp));
       return make_block(std::move(stages));
     }
-    // Two temporaries in turn between the stages (a stage never reads what it writes).
+    // Two buffers in turn between the stages (a stage never reads what it writes): the output
+    // and one temporary where the output is contiguous and as large as every stage (less
+    // memory in cache), else two temporaries.
     int64_t n = 0;
-    for (std::size_t i = 1; i < m; ++i) n = std::max(n, factors[i]->rows);
-    const int temps[2] = {new_temp(n), m > 2 ? new_temp(n) : -1};
+    bool output_turns = !aliased && contiguous(out.fn);
+    for (std::size_t i = 1; i < m; ++i) {
+      n = std::max(n, factors[i]->rows);
+      output_turns &= factors[i]->rows == out.fn->domain;
+    }
+    const int temp = new_temp(n), other = output_turns || m <= 2 ? -1 : new_temp(n);
     Access src = in;
     for (std::size_t i = m; i-- > 0;) {
       Access dst = out;
-      if (i > 0) dst = Access{temps[i % 2 == (m - 1) % 2 ? 0 : 1], fn_identity(factors[i]->rows)};
+      if (i % 2 == 1) dst = Access{temp, fn_identity(factors[i]->rows)};
+      else if (i > 0 && !output_turns) dst = Access{other, fn_identity(factors[i]->rows)};
       stages.push_back(gen(factors[i], dst, src));
       src = dst;
     }
