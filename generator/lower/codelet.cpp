@@ -75,10 +75,46 @@ int64_t balanced_factor(int64_t n) {
   return best;
 }
 
+// The most balanced split n = m r with gcd(m, r) = 1, m < r; 1 when there is none.
+int64_t coprime_factor(int64_t n) {
+  int64_t best = 1;
+  for (int64_t m = 2; m * m <= n; ++m)
+    if (n % m == 0 && gcd64(m, n / m) == 1) best = m;
+  return best;
+}
+
+// Good-Thomas (prime factor) for n = m r, gcd(m, r) = 1: no twiddle factors. Input index
+// (a r + b m) mod n, output index the CRT of (c mod m, d mod r):
+//   y[(c r (r^-1 mod m) + d m (m^-1 mod r)) mod n] = sum_a sum_b x[(a r + b m) mod n] w_m^(a c) w_r^(b d)
+std::vector<CExpr> good_thomas_dft(const std::vector<CExpr> &x, int64_t m, int64_t k) {
+  int64_t n = int64_t(x.size()), r = n / m;
+  auto inverse_mod = [](int64_t a, int64_t q) {
+    for (int64_t i = 1; i < q; ++i)
+      if (a * i % q == 1) return i;
+    return int64_t(1);  // q == 1
+  };
+  int64_t out_m = r * inverse_mod(r % m, m) % n, out_r = m * inverse_mod(m % r, r) % n;
+  std::vector<std::vector<CExpr>> u(static_cast<std::size_t>(r));  // u[b][c]
+  for (int64_t b = 0; b < r; ++b) {
+    std::vector<CExpr> t(static_cast<std::size_t>(m));
+    for (int64_t a = 0; a < m; ++a) t[std::size_t(a)] = x[std::size_t((a * r + b * m) % n)];
+    u[std::size_t(b)] = symbolic_dft(t, k);
+  }
+  std::vector<CExpr> y(static_cast<std::size_t>(n));
+  for (int64_t c = 0; c < m; ++c) {
+    std::vector<CExpr> t(static_cast<std::size_t>(r));
+    for (int64_t b = 0; b < r; ++b) t[std::size_t(b)] = u[std::size_t(b)][std::size_t(c)];
+    std::vector<CExpr> v = symbolic_dft(t, k);
+    for (int64_t d = 0; d < r; ++d) y[std::size_t((c * out_m + d * out_r) % n)] = v[std::size_t(d)];
+  }
+  return y;
+}
+
 }  // namespace
 
 std::vector<CExpr> symbolic_dft(const std::vector<CExpr> &x, int64_t k) {
   int64_t n = int64_t(x.size());
+  if (int64_t g = coprime_factor(n); g > 1) return good_thomas_dft(x, g, k);
   int64_t m = balanced_factor(n);
   if (m == 1) return direct_dft(x, k);  // prime (or 1)
   int64_t r = n / m;                     // DFT(n) = (DFT(m) (x) I(r)) T(n, r) (I(m) (x) DFT(r)) L(n, m)

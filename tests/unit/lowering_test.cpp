@@ -2,11 +2,14 @@
 // (run by the interpreter), for hand-written formulas and for expanded DFTs.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
+#include <unordered_set>
 
 #include "generator/expand/expand.h"
 #include "generator/ir/dense.h"
 #include "generator/ir/print.h"
+#include "generator/lower/codelet.h"
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
@@ -160,6 +163,26 @@ TEST(Lowering, ExpandedDfts) {
       Expansion e = expand(make_dft(n, k));
       expect_all_stages_agree(e.formula, to_dense(make_dft(n, k)));
     }
+}
+
+// Codelets of n = m r with gcd(m, r) = 1 use Good-Thomas: no twiddle multiplications.
+TEST(Lowering, CoprimeCodeletsAreGoodThomas) {
+  for (int64_t n : {6, 10, 12, 15, 20, 24, 28, 30})
+    for (int64_t k : {1, -1, 5}) {
+      if (gcd64(k, n) != 1) continue;
+      expect_all_stages_agree(make_dft(n, k), to_dense(make_dft(n, k)));
+    }
+  std::vector<CExpr> x;
+  for (int64_t i = 0; i < 12; ++i) x.push_back({e_load(0, idx_const(i), 0), e_load(0, idx_const(i), 1)});
+  std::unordered_set<Expr, ExprHash, ExprSame> seen;  // distinct subexpressions, as the scheduler keeps them
+  std::size_t multiplications = 0;
+  std::function<void(const Expr &)> count = [&](const Expr &e) {
+    if (!e || !seen.insert(e).second) return;
+    multiplications += e->kind == ExprKind::Mul;
+    count(e->a), count(e->b);
+  };
+  for (const CExpr &v : symbolic_dft(x, 1)) count(v.re), count(v.im);
+  EXPECT_EQ(multiplications, 16u);  // 4 DFT(3) of 4 each, as FFTW's n1_12; 32 with twiddles
 }
 
 TEST(Lowering, LargeTwiddleTablesCarryTheirRecipe) {
