@@ -783,6 +783,9 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options) 
   return out;
 }
 
+std::string cpp_comment_lines(const std::string &text) { return comment_lines(text); }
+std::string cpp_real_literal(double v, Precision precision) { return real_literal(v, precision); }
+
 std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
   Emitter e(f, options.precision, options.isa);
   return e.run(options);

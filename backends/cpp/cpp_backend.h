@@ -27,4 +27,9 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
 // an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.
 std::string emit_header(const std::string &name, const CppEmitOptions &options);
 
+// Pieces of the printed text other emitters of C++ share: a header line as // comments, and a
+// literal that reads back as v in the given precision.
+std::string cpp_comment_lines(const std::string &text);
+std::string cpp_real_literal(double v, Precision precision);
+
 }  // namespace splgen

@@ -31,8 +31,10 @@ struct ExpansionKnobs {
   // Any n up to this is one unrolled codelet. Measured (scalar, -O3, Zen 3): a 64-point
   // codelet runs at 40% of the speed of 8 x 8 Cooley-Tukey loops over 8-point codelets.
   static constexpr int64_t kCodeletMax = 32;
-  // On vector targets, a spec up to this size stays one (scalar) codelet (lower/pipeline.cpp).
-  static constexpr int64_t kVectorSpecCodeletMax = 12;
+  // On vector targets a spec up to kCodeletMax points stays one codelet, printed with one
+  // vector per complex value (backends/cpp/complex_codelet.h), except the multiples of this
+  // above it, which fill vector loops of a split (lower/pipeline.cpp).
+  static constexpr int64_t kVectorSpecSplitMultiple = 8;
 };
 bool is_codelet_size(int64_t n);
 int64_t largest_prime_factor(int64_t n);

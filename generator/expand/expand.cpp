@@ -137,7 +137,9 @@ class Expander {
       return tree;
     };
     int64_t limit = depth_ == 0 ? options_.top_codelet_max : options_.codelet_max;
-    if (codelet.applicable(node) && node->a <= limit) return as_codelet();
+    bool split_top = depth_ == 0 && options_.top_split_multiple > 0 && node->a > options_.top_split_multiple &&
+                     node->a % options_.top_split_multiple == 0;
+    if (codelet.applicable(node) && node->a <= limit && !split_top) return as_codelet();
     std::optional<Choice> best;
     double best_cost = 0;
     bool best_fits = false;  // a choice the tag asks for beats any other

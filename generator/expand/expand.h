@@ -27,6 +27,9 @@ struct ExpandOptions {
   // (vector targets need loops to vectorise: a lone codelet stays scalar code).
   int64_t codelet_max = ExpansionKnobs::kCodeletMax;
   int64_t top_codelet_max = ExpansionKnobs::kCodeletMax;
+  // A spec that is a multiple of this (and larger) is split even when it could be a codelet;
+  // 0: none.
+  int64_t top_split_multiple = 0;
   // Splits for vector loops (expand.cpp, SplitKnobs): from 2048 to 32768 points the codelet
   // or radix stage goes where loops over adjacent columns vectorise best.
   bool vector_target = false;

@@ -19,8 +19,8 @@ CExpr c_const(cplx v);
 // x * w_n^e, exact for the eighth roots of unity.
 CExpr c_mul_root(const CExpr &x, int64_t n, int64_t e);
 
-// DFT(n, k) of x (n = x.size()): prime sizes by the symmetric direct formula, composite
-// sizes by Cooley-Tukey with the most balanced split.
+// DFT(n, k) of x (n = x.size()) by dft_algorithms::dft: Good-Thomas for coprime splits,
+// else Cooley-Tukey with the most balanced split, primes by the symmetric direct formula.
 std::vector<CExpr> symbolic_dft(const std::vector<CExpr> &x, int64_t k);
 
 // Schedules a DAG: every operation and load gets a scalar (shared when equal), in

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "backends/cpp/complex_codelet.h"
 #include "backends/cpp/cpp_backend.h"
 #include "generator/ir/print.h"
 #include "generator/lower/merge_loops.h"
@@ -60,12 +61,13 @@ ExpandOptions default_expand_options(Isa isa, Precision precision) {
   ExpandOptions o;
   std::vector<int> widths = vector_widths(isa, precision);
   if (!widths.empty()) {
-    // A lone codelet is scalar code: split every spec that can fill a vector loop, from 16
-    // points up. Below, the loops are too short (two-element vectors, remainders, stores and
-    // loads of different widths that stall store forwarding): measured on Zen 3, AVX2, the
-    // scalar codelet is faster for every n <= 12 in double and for 6, 10, 12 in float (float
-    // 4 and 8 vectorised are faster still, 2.6x and 2.4x FFTW against 2.6x and 1.6x scalar).
-    o.top_codelet_max = std::max<int64_t>(ExpansionKnobs::kVectorSpecCodeletMax, widths.back());
+    // A spec up to 32 points is one codelet with one vector per complex value, except 16, 24
+    // and 32, whose vector loops (4 or 8 lanes over the children of a split) are faster.
+    // Measured on Zen 3, AVX2 against the split: 13 2.3x, 15 2x, 20 1.1-1.15x, 10 2.2x, 12 1.6x
+    // (double; against the scalar codelet the old default used up to 12 points); 16 0.75-0.9x,
+    // 32 0.6-0.75x, 24 0.85-1.0x.
+    o.top_codelet_max = ExpansionKnobs::kCodeletMax;
+    o.top_split_multiple = ExpansionKnobs::kVectorSpecSplitMultiple;
     o.codelet_max = ExpansionKnobs::kCodeletMax;
     o.vector_target = true;
   }
@@ -75,7 +77,10 @@ ExpandOptions default_expand_options(Isa isa, Precision precision) {
 ExpandOptions expand_options(const GenOptions &options) {
   ExpandOptions o = default_expand_options(options.isa, options.precision);
   if (options.codelet_max > 0) o.codelet_max = options.codelet_max;
-  if (options.top_codelet_max > 0) o.top_codelet_max = options.top_codelet_max;
+  if (options.top_codelet_max > 0) {  // the user's limit, whatever the size
+    o.top_codelet_max = options.top_codelet_max;
+    o.top_split_multiple = 0;
+  }
   return o;
 }
 
@@ -98,6 +103,7 @@ Expansion expand_plan(const Spl &spec, const std::string &plan_text, const std::
                                    spec->cols, plan_text));
   ExpandOptions o = default_expand_options(options.isa, options.precision);
   o.codelet_max = o.top_codelet_max = ExpansionKnobs::kCodeletMax;
+  o.top_split_multiple = 0;  // the plan says where its codelets are
   return expand(plan, rules, o);
 }
 
@@ -149,7 +155,11 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
                                           options.precision == Precision::Float ? "float" : "double",
                                           isa_name(options.isa), "interleaved complex, out-of-place"));
   add_wrapped(emit.header_lines, "formula: ", print(r.expansion.formula));
-  r.source = emit_cpp(r.loops, emit);
+  const Spl &f = r.expansion.formula;
+  if (!vector_widths(options.isa, options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
+    r.source = emit_complex_codelet(f->a, f->b, r.loops.name, emit);  // a lone codelet: one vector per complex
+  else
+    r.source = emit_cpp(r.loops, emit);
   r.header = emit_header(r.loops.name, emit);
   return r;
 }

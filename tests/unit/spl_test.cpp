@@ -155,6 +155,12 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   EXPECT_EQ(top_split(16384, false), Split(32, 512));
   EXPECT_EQ(top_split(1 << 17, false), Split(128, 1024));  // out of cache: m near 128
   EXPECT_EQ(top_split(1 << 20, true), Split(128, 8192));
+
+  // vector targets: a spec up to 32 points is one codelet, except multiples of 8 above 8
+  ExpandOptions o;
+  o.top_split_multiple = 8;
+  for (int64_t n : {8, 12, 13, 30}) EXPECT_EQ(expand(make_dft(n), o).trees.at(0)->rule, "DFT_Codelet") << n;
+  for (int64_t n : {16, 24, 32}) EXPECT_EQ(expand(make_dft(n), o).trees.at(0)->rule, "dft_ct_dit") << n;
 }
 
 }  // namespace
