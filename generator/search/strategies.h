@@ -1,0 +1,78 @@
+// Internal to the search: the state the strategies share. search.cpp holds the driver (the
+// default timed first, the final round, the budget); each strategy lives in a file of its own
+// (strategy_dp.cpp, strategy_random.cpp, strategy_exhaustive.cpp, strategy_estimate.cpp).
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "generator/search/search.h"
+#include "generator/search/space.h"
+
+namespace splgen::search {
+
+// A plan of a subproblem: its formula (DFT leaves are codelets) and its ruletree in short.
+struct Sub {
+  Spl formula;
+  std::string tree;
+  double ns = 0;
+};
+
+// "dit(8,dif(4,32))": a rule's short name with its children's trees.
+std::string join_trees(const std::string &rule, const std::vector<std::string> &trees);
+
+class Searcher {
+ public:
+  Searcher(const SearchOptions &o, const ProgressFn &progress, const std::atomic<bool> *interrupt);
+
+  SearchResult run();
+
+  // The splits of a node, computed once per node.
+  const std::vector<Split> &splits_of(const Spl &node);
+
+  static Plan make_plan(const Spl &formula, const std::string &tree, int width = 0);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  // The strategies, one file each.
+  void dp();
+  void random();
+  void exhaustive();
+  void estimate();
+
+  void final_round();
+
+  double elapsed() const;
+  // Whether to stop now (budget or interrupt); records why in result_.stopped.
+  bool stop();
+  void report(const std::string &phase);
+  EvalOptions eval_options(int64_t n) const;
+  std::vector<Evaluation> time_plans(const Spl &node, const std::vector<Plan> &plans, const std::string &phase);
+  std::vector<Evaluation> time_root(const std::vector<Plan> &plans, const std::string &phase);
+  void note_root(const std::vector<Plan> &plans, const std::vector<Evaluation> &evals);
+  // Subproblems below the root, smallest first (dp, estimate).
+  std::vector<Spl> subproblems();
+
+  SearchOptions o_;
+  ProgressFn progress_;
+  const std::atomic<bool> *interrupt_;
+  Clock::time_point start_;
+  std::vector<const rules::Rule *> rules_;
+  Spl root_;
+  GenOptions gen_;
+  int jobs_ = 1;
+  Plan default_;
+  double default_first_ns_ = 0;
+  SearchResult result_;
+  std::map<std::string, std::vector<Split>> splits_;
+  int done_ = 0, planned_ = 0;
+  bool final_ = false;  // in the final round: the whole budget may be used
+  double best_ns_ = 0;
+  std::string best_tree_;
+};
+
+}  // namespace splgen::search

@@ -1,0 +1,124 @@
+// The dp strategy (SPIRAL's dynamic programming): every subproblem bottom-up, smallest first,
+// each timed on its own; the `keep` best plans of each are combined in its parents.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "generator/ir/print.h"
+#include "generator/search/strategies.h"
+
+namespace splgen::search {
+
+namespace {
+
+// Per subproblem (by its printed formula): its fastest plans, fastest first.
+using KeptPlans = std::map<std::string, std::vector<Sub>>;
+
+// The candidates of a node from the kept plans of its children: for each split first the
+// combination of the best children, then (after every split's best) those with one child
+// replaced by one of its alternates. A child with no kept plan stays a DFT, expanded by default.
+std::vector<std::pair<Spl, std::string>> dp_candidates(Searcher &searcher, const KeptPlans &kept, const Spl &node) {
+  std::vector<std::pair<Spl, std::string>> firsts, alternates;
+  if (codelet_allowed(node)) firsts.push_back({node, std::to_string(node->rows)});
+  for (const Split &s : searcher.splits_of(node)) {
+    std::vector<std::vector<Sub>> lists;
+    for (const Spl &c : s.children) {
+      auto it = kept.find(print(c));
+      if (it != kept.end() && !it->second.empty())
+        lists.push_back(it->second);
+      else
+        lists.push_back({Sub{c, codelet_allowed(c) ? std::to_string(c->rows) : fmt::format("{}*", c->rows), 0}});
+    }
+    auto build = [&](const std::vector<std::size_t> &pick) {
+      std::vector<Spl> kids;
+      std::vector<std::string> trees;
+      for (std::size_t j = 0; j < pick.size(); ++j) kids.push_back(lists[j][pick[j]].formula), trees.push_back(lists[j][pick[j]].tree);
+      return std::make_pair(substitute(s.rhs, kids), join_trees(s.rule, trees));
+    };
+    std::vector<std::size_t> base(lists.size(), 0);
+    firsts.push_back(build(base));
+    for (std::size_t j = 0; j < lists.size(); ++j)
+      for (std::size_t r = 1; r < lists[j].size(); ++r) {
+        std::vector<std::size_t> pick = base;
+        pick[j] = r;
+        alternates.push_back(build(pick));
+      }
+  }
+  firsts.insert(firsts.end(), alternates.begin(), alternates.end());
+  std::vector<std::pair<Spl, std::string>> out;
+  std::set<std::string> texts;
+  for (auto &c : firsts)
+    if (texts.insert(print(c.first)).second) out.push_back(c);
+  return out;
+}
+
+// Candidates planned for a node, as if each child kept `keep` plans.
+int planned_count(Searcher &searcher, const Spl &node, int keep) {
+  int count = codelet_allowed(node) ? 1 : 0;
+  int k = std::max(1, keep);
+  for (const Split &s : searcher.splits_of(node)) count += 1 + (k - 1) * int(s.children.size());
+  return count;
+}
+
+}  // namespace
+
+void Searcher::dp() {
+  KeptPlans kept;
+  std::vector<Spl> subs = subproblems();
+  // Planned: every subproblem's candidates as if each child kept `keep` plans, and the root's.
+  for (const Spl &node : subs) planned_ += planned_count(*this, node, o_.keep);
+  planned_ += planned_count(*this, root_, o_.keep) + o_.keep * int(width_choices(gen_.isa, gen_.precision).size() - 1) + o_.final_round + 1;
+  for (const Spl &node : subs) {
+    if (stop()) return;
+    // Half the budget goes to subproblems at most: the root's candidates are what count.
+    if (o_.budget_seconds > 0 && elapsed() > 0.5 * o_.budget_seconds) break;
+    int64_t before = done_;
+    auto cands = dp_candidates(*this, kept, node);
+    std::vector<Plan> plans;
+    for (auto &[f, tree] : cands) plans.push_back(make_plan(f, tree));
+    std::vector<Evaluation> e = time_plans(node, plans, print(node));
+    std::vector<Sub> ok;
+    for (std::size_t i = 0; i < plans.size(); ++i)
+      if (e[i].status == Evaluation::Status::Ok) ok.push_back({cands[i].first, cands[i].second, e[i].ns});
+    std::stable_sort(ok.begin(), ok.end(), [](const Sub &a, const Sub &b) { return a.ns < b.ns; });
+    const std::size_t keep = std::size_t(std::max(1, o_.keep));
+    // A codelet runs vectorised across its parent's loop iterations, which timing it alone
+    // does not show: where the node may be a codelet, the codelet stays among the kept plans.
+    auto codelet = std::find_if(ok.begin(), ok.end(), [&](const Sub &s) { return equal(s.formula, node); });
+    if (codelet != ok.end() && std::size_t(codelet - ok.begin()) >= keep) {
+      Sub c = *codelet;
+      ok.resize(keep);
+      ok.back() = c;
+    }
+    if (ok.size() > keep) ok.resize(keep);
+    kept[print(node)] = ok;
+    planned_ += int(done_ - before) - planned_count(*this, node, o_.keep);  // the estimate becomes the count
+  }
+  if (stop()) return;
+  // The root: every candidate at the widest vectors, the default among them (same round) ...
+  auto cands = dp_candidates(*this, kept, root_);
+  std::vector<Plan> plans = {default_};
+  for (auto &[f, tree] : cands)
+    if (print(f) != default_.formula) plans.push_back(make_plan(f, tree));  // the default is there already
+  std::vector<Evaluation> e = time_root(plans, print(root_));
+  // ... then the best few with narrower vectors.
+  std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
+  if (widths.size() > 1 && !stop()) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < plans.size(); ++i)
+      if (e[i].status == Evaluation::Status::Ok) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return e[a].ns < e[b].ns; });
+    if (order.size() > std::size_t(std::max(1, o_.keep))) order.resize(std::size_t(std::max(1, o_.keep)));
+    std::vector<Plan> narrow;
+    for (std::size_t i : order)
+      for (std::size_t w = 1; w < widths.size(); ++w) {
+        Plan p = plans[i];
+        p.vector_width = widths[w];
+        narrow.push_back(p);
+      }
+    time_root(narrow, print(root_) + " widths");
+  }
+}
+
+}  // namespace splgen::search

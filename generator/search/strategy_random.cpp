@@ -1,0 +1,58 @@
+// The random strategy: random ruletrees (each node a uniform pick among its codelet and splits)
+// and vector widths, no plan twice, until the budget, max_candidates or the space runs out.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "generator/search/strategies.h"
+
+namespace splgen::search {
+
+namespace {
+
+// A random ruletree of the node: its formula and its tree in short.
+std::pair<Spl, std::string> random_tree(Searcher &searcher, const Spl &node, std::mt19937_64 &rng) {
+  const std::vector<Split> &ss = node->kind == SplKind::DFT ? searcher.splits_of(node) : std::vector<Split>{};
+  std::size_t options = ss.size() + (codelet_allowed(node) ? 1 : 0);
+  if (options == 0) return {node, fmt::format("{}*", node->rows)};
+  std::size_t pick = std::uniform_int_distribution<std::size_t>(0, options - 1)(rng);
+  if (codelet_allowed(node) && pick == options - 1) return {node, std::to_string(node->rows)};
+  const Split &s = ss[pick];
+  std::vector<Spl> kids;
+  std::vector<std::string> trees;
+  for (const Spl &c : s.children) {
+    auto [f, t] = random_tree(searcher, c, rng);
+    kids.push_back(f);
+    trees.push_back(t);
+  }
+  return {substitute(s.rhs, kids), join_trees(s.rule, trees)};
+}
+
+}  // namespace
+
+void Searcher::random() {
+  std::mt19937_64 rng(o_.seed);
+  std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
+  std::set<std::string> seen = {default_.formula + "|0"};
+  planned_ += o_.max_candidates + o_.final_round + 1;
+  const std::size_t chunk = std::size_t(eval_options(root_->rows).max_per_unit * jobs_);
+  int given = 0;
+  while (given < o_.max_candidates && !stop()) {
+    std::vector<Plan> plans;
+    int attempts = 0;
+    while (plans.size() < chunk && given + int(plans.size()) < o_.max_candidates && attempts++ < 200 * int(chunk)) {
+      auto [f, tree] = random_tree(*this, root_, rng);
+      int w = widths[std::uniform_int_distribution<std::size_t>(0, widths.size() - 1)(rng)];
+      Plan p = make_plan(f, tree, w);
+      if (seen.insert(p.formula + "|" + std::to_string(w)).second) plans.push_back(p);
+    }
+    if (plans.empty()) break;  // the space is exhausted
+    given += int(plans.size());
+    time_root(plans, "random");
+  }
+  planned_ = std::min(planned_, done_ + o_.final_round + 1);
+}
+
+}  // namespace splgen::search
