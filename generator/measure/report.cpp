@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "generator/search/json.h"
+
 namespace splgen::measure {
 
 double speed_ratio(const BenchRow &row, int i) { return row.ns[std::size_t(i)] / row.ns[0]; }
@@ -31,19 +33,6 @@ std::string csv_field(const std::string &s) {
 
 std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(); }
 
-std::string json_string(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\')
-      (out += '\\') += char(c);
-    else if (c < 0x20)
-      out += fmt::format("\\u{:04x}", int(c));
-    else
-      out += char(c);
-  }
-  return out + "\"";
-}
-
 std::string json_number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string("null"); }
 
 // {"id": value, ...} over the implementations picked by `which`.
@@ -51,7 +40,7 @@ template <class Value>
 std::string json_object(const BenchResult &result, const std::vector<int> &which, Value value) {
   std::string out = "{";
   for (std::size_t j = 0; j < which.size(); ++j)
-    out += fmt::format("{}{}: {}", j ? ", " : "", json_string(result.implementations[std::size_t(which[j])].id),
+    out += fmt::format("{}{}: {}", j ? ", " : "", search::json_quote(result.implementations[std::size_t(which[j])].id),
                        json_number(value(which[j])));
   return out + "}";
 }
@@ -113,16 +102,16 @@ std::string format_json(const BenchResult &r) {
   for (std::size_t i = 0; i < r.implementations.size(); ++i) all.push_back(int(i));
   std::string out = "{\n  \"meta\": {";
   for (std::size_t m = 0; m < r.meta.size(); ++m)
-    out += fmt::format("{}\n    {}: {}", m ? "," : "", json_string(r.meta[m].first), json_string(r.meta[m].second));
+    out += fmt::format("{}\n    {}: {}", m ? "," : "", search::json_quote(r.meta[m].first), search::json_quote(r.meta[m].second));
   out += "\n  },\n  \"implementations\": [";
   for (std::size_t i = 0; i < r.implementations.size(); ++i)
-    out += fmt::format("{}\n    {{\"id\": {}, \"label\": {}}}", i ? "," : "", json_string(r.implementations[i].id),
-                       json_string(r.implementations[i].label));
+    out += fmt::format("{}\n    {{\"id\": {}, \"label\": {}}}", i ? "," : "", search::json_quote(r.implementations[i].id),
+                       search::json_quote(r.implementations[i].label));
   out += "\n  ],\n  \"rows\": [";
   for (std::size_t k = 0; k < r.rows.size(); ++k) {
     const BenchRow &row = r.rows[k];
     out += fmt::format("{}\n    {{\"n\": {}, \"spec\": {}, \"repetitions\": {},", k ? "," : "", row.n,
-                       json_string(row.spec), row.repetitions);
+                       search::json_quote(row.spec), row.repetitions);
     out += "\n     \"ns\": " + json_object(r, all, [&](int i) { return row.ns[std::size_t(i)]; }) + ",";
     out += "\n     \"gflops\": " +
            json_object(r, all, [&](int i) { return pseudo_gflops(row.n, row.ns[std::size_t(i)]); }) + ",";

@@ -28,24 +28,6 @@ const Json *Json::find(const std::string &key) const {
 
 namespace {
 
-void dump_string(std::string &out, const std::string &s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20)
-          out += fmt::format("\\u{:04x}", c);
-        else
-          out += char(c);
-    }
-  }
-  out += '"';
-}
 
 class Parser {
  public:
@@ -254,7 +236,7 @@ void Json::dump_to(std::string &out, int indent) const {
       else
         out += fmt::format("{}", number_);
       break;
-    case Kind::String: dump_string(out, string_); break;
+    case Kind::String: out += json_quote(string_); break;
     case Kind::Array:
       if (items_.empty()) {
         out += "[]";
@@ -276,7 +258,7 @@ void Json::dump_to(std::string &out, int indent) const {
       out += "{\n";
       for (std::size_t k = 0; k < members_.size(); ++k) {
         out += pad;
-        dump_string(out, members_[k].first);
+        out += json_quote(members_[k].first);
         out += ": ";
         members_[k].second.dump_to(out, indent + 2);
         out += k + 1 < members_.size() ? ",\n" : "\n";
@@ -290,6 +272,27 @@ std::string Json::dump() const {
   std::string out;
   dump_to(out, 0);
   return out + "\n";
+}
+
+std::string json_quote(const std::string &s) {
+  std::string out;
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out += char(c);
+    }
+  }
+  out += '"';
+  return out;
 }
 
 Json parse_json(const std::string &text) { return Parser(text).document(); }

@@ -60,6 +60,9 @@ class Json {
   std::vector<std::pair<std::string, Json>> members_;
 };
 
+// s as a JSON string literal: quoted, with ", \ and control characters escaped.
+std::string json_quote(const std::string &s);
+
 // Parses one JSON value (surrounded by white space only); throws JsonError.
 Json parse_json(const std::string &text);
 
