@@ -55,9 +55,7 @@ double log_distance(int64_t a, int64_t b) { return std::abs(std::log2(double(a))
 // of 4 (24 = 4 x 6, 96 = 8 x 12) it stays (float 96 as 24 x 4 was 0.6x).
 bool prefers_radix_four_last(int64_t N) {
   if (N % 4 != 0 || N / 4 > ExpansionKnobs::kCodeletMax) return false;
-  int64_t m = 1;
-  for (int64_t d = 1; d * d <= N; ++d)
-    if (N % d == 0) m = d;
+  int64_t m = balanced_split(N);
   return m % 4 != 0 && (N / m) % 4 != 0;
 }
 

@@ -13,6 +13,12 @@ int64_t mod64(int64_t x, int64_t m) {
   int64_t r = x % m;
   return r < 0 ? r + m : r;
 }
+int64_t balanced_split(int64_t n, bool coprime) {
+  int64_t best = 1;
+  for (int64_t m = 2; m * m <= n; ++m)
+    if (n % m == 0 && (!coprime || gcd64(m, n / m) == 1)) best = m;
+  return best;
+}
 
 const char *tag_name(TagKind kind) {
   switch (kind) {

@@ -88,5 +88,7 @@ Spl with_children(const Spl &f, std::vector<Spl> children);
 bool is_identity(const Spl &f);
 int64_t gcd64(int64_t x, int64_t y);
 int64_t mod64(int64_t x, int64_t m);  // result in [0, m)
+// The most balanced split n = m r (m <= r), with gcd(m, r) = 1 when `coprime`; 1 when none.
+int64_t balanced_split(int64_t n, bool coprime = false);
 
 }  // namespace splgen

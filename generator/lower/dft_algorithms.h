@@ -100,14 +100,6 @@ std::vector<typename Ops::Value> cooley_tukey(const std::vector<typename Ops::Va
   return y;
 }
 
-// The most balanced split n = m r (m <= r), coprime when `coprime`; 1 when there is none.
-inline int64_t balanced_split(int64_t n, bool coprime) {
-  int64_t best = 1;
-  for (int64_t m = 2; m * m <= n; ++m)
-    if (n % m == 0 && (!coprime || gcd64(m, n / m) == 1)) best = m;
-  return best;
-}
-
 // DFT(n, k): Good-Thomas where n has a coprime split, else Cooley-Tukey with the most
 // balanced split, primes by the direct formula.
 template <class Ops>

@@ -189,14 +189,15 @@ class Lowering {
 
 int64_t LoweringKnobs::block_columns(int64_t rows, int64_t n, int64_t outer, int64_t block_points) {
   if (rows * n * outer <= block_points) return n;
-  int64_t best = 0;
+  // the widest block that fits, else the narrowest; with the columns outside, at least
+  // kMinBlockColumns adjacent ones (or all there are)
+  int64_t narrowest = 0, widest_fitting = 0;
   for (int64_t c = 1; c <= n; ++c) {
     if (n % c || c * outer < std::min(n * outer, kMinBlockColumns)) continue;
-    if (rows * c * outer > block_points && best) break;
-    best = c;
-    if (rows * c * outer > block_points) break;  // even the smallest block is larger
+    if (!narrowest) narrowest = c;
+    if (rows * c * outer <= block_points) widest_fitting = c;
   }
-  return best;
+  return widest_fitting ? widest_fitting : narrowest;
 }
 
 Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var, int64_t block_points) {
