@@ -3,72 +3,10 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <stdexcept>
-#include <tuple>
-#include <vector>
-
-#include "generator/lower/dft_algorithms.h"
 
 namespace splgen {
 
 namespace {
-
-enum class Op { Load, Add, Sub, Neg, Scale, MulI, MulMinusI, MulConst };
-
-// One complex value: x[index] (Load), a op b, or c0 * a (Scale), a * (c0 + i c1) (MulConst).
-struct Node {
-  Op op;
-  int a = -1, b = -1;
-  int64_t index = 0;
-  double c0 = 0, c1 = 0;
-};
-
-// The DAG of complex values, structurally equal nodes shared; the algebra of dft_algorithms.h.
-class ComplexDag {
- public:
-  using Value = int;
-  std::vector<Node> nodes;
-
-  int load(int64_t i) { return make({Op::Load, -1, -1, i}); }
-  int add(int x, int y) {
-    if (nodes[std::size_t(y)].op == Op::Neg) return sub(x, nodes[std::size_t(y)].a);
-    if (nodes[std::size_t(x)].op == Op::Neg) return sub(y, nodes[std::size_t(x)].a);
-    return make({Op::Add, std::min(x, y), std::max(x, y)});
-  }
-  int sub(int x, int y) {
-    if (nodes[std::size_t(y)].op == Op::Neg) return add(x, nodes[std::size_t(y)].a);
-    return make({Op::Sub, x, y});
-  }
-  int neg(int x) { return nodes[std::size_t(x)].op == Op::Neg ? nodes[std::size_t(x)].a : make({Op::Neg, x}); }
-  int scale(int x, double c) {
-    if (c == 1) return x;
-    if (c == -1) return neg(x);
-    if (c < 0) return neg(make({Op::Scale, x, -1, 0, -c}));  // constants kept positive
-    return make({Op::Scale, x, -1, 0, c});
-  }
-  int mul_i(int x) { return make({Op::MulI, x}); }
-  int add_i(int a, int b) { return add(a, mul_i(b)); }
-  int sub_i(int a, int b) { return sub(a, mul_i(b)); }
-  int mul_root(int x, int64_t n, int64_t e) {
-    e = mod64(e, n);
-    int64_t g = gcd64(e, n), num = e / g, den = n / g;  // w_n^e = exp(-2 pi i num/den)
-    if (den == 1) return x;
-    if (den == 2) return neg(x);
-    if (den == 4) return num == 1 ? make({Op::MulMinusI, x}) : mul_i(x);
-    cplx w = root_of_unity(n, e);
-    return make({Op::MulConst, x, -1, 0, w.real(), w.imag()});
-  }
-
- private:
-  std::map<std::tuple<int, int, int, int64_t, double, double>, int> unique_;
-
-  int make(Node n) {
-    auto key = std::make_tuple(int(n.op), n.a, n.b, n.index, n.c0, n.c1);
-    if (auto it = unique_.find(key); it != unique_.end()) return it->second;
-    nodes.push_back(n);
-    return unique_[key] = int(nodes.size()) - 1;
-  }
-};
 
 // The intrinsics of one precision: a complex double is a whole __m128d, a complex float the
 // low half of an __m128 (64-bit loads and stores; the high half is a copy that is never stored).
@@ -101,24 +39,9 @@ const Spelling kFloat{"__m128", "_mm_add_ps", "_mm_sub_ps", "_mm_mul_ps", "_mm_x
 
 }  // namespace
 
-std::string emit_complex_codelet(int64_t n, int64_t k, const std::string &name, const CppEmitOptions &options) {
-  if (n < 1) throw std::invalid_argument("emit_complex_codelet: size must be positive");
+std::string emit_complex_codelet(const ComplexCodelet &codelet, const std::string &name, const CppEmitOptions &options) {
+  using Op = ComplexCodelet::Op;
   const Spelling &sp = options.precision == Precision::Float ? kFloat : kDouble;
-  ComplexDag dag;
-  std::vector<int> x;
-  for (int64_t i = 0; i < n; ++i) x.push_back(dag.load(i));
-  std::vector<int> y = dft_algorithms::dft(x, k, dag);
-
-  // Only the nodes the outputs use, in creation (dependency) order.
-  std::vector<bool> live(dag.nodes.size(), false);
-  for (int v : y) live[std::size_t(v)] = true;
-  for (std::size_t i = dag.nodes.size(); i-- > 0;)
-    if (live[i]) {
-      const Node &nd = dag.nodes[i];
-      if (nd.a >= 0) live[std::size_t(nd.a)] = true;
-      if (nd.b >= 0) live[std::size_t(nd.b)] = true;
-    }
-
   auto lit = [&](double v) { return cpp_real_literal(v, options.precision); };
   std::map<std::string, std::string> constants;  // spelled value -> name
   std::string constant_lines;                      // in order of first use: the same bytes every run
@@ -129,9 +52,7 @@ std::string emit_complex_codelet(int64_t n, int64_t k, const std::string &name, 
   };
   std::string body;
   auto v = [](int id) { return fmt::format("v{}", id); };
-  for (std::size_t i = 0; i < dag.nodes.size(); ++i) {
-    if (!live[i]) continue;
-    const Node &nd = dag.nodes[i];
+  for (const ComplexCodelet::Node &nd : codelet.nodes) {
     std::string a = nd.a >= 0 ? v(nd.a) : "", b = nd.b >= 0 ? v(nd.b) : "", e;
     switch (nd.op) {
       case Op::Load: e = sp.load(nd.index); break;
@@ -150,9 +71,9 @@ std::string emit_complex_codelet(int64_t n, int64_t k, const std::string &name, 
                         sp.mul, sp.swap(a), constant(sp.pair(lit(-nd.c1), lit(nd.c1))));
         break;
     }
-    body += fmt::format("  const {} {} = {};\n", sp.type, v(int(i)), e);
+    body += fmt::format("  const {} {} = {};\n", sp.type, v(nd.id), e);
   }
-  for (int64_t j = 0; j < n; ++j) body += fmt::format("  {};\n", sp.store(j, v(y[std::size_t(j)])));
+  for (std::size_t j = 0; j < codelet.outputs.size(); ++j) body += fmt::format("  {};\n", sp.store(int64_t(j), v(codelet.outputs[j])));
 
   std::string out;
   for (const std::string &h : options.header_lines) out += cpp_comment_lines(h);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "generator/ir/loops.h"
-#include "generator/lower/pipeline.h"
+#include "generator/target/target.h"
 
 namespace splgen {
 

@@ -112,7 +112,7 @@ int run_bench(const BenchArgs &a) {
     load_wisdom_file(a.wisdom);  // a corrupt file is an error before anything runs
     options.default_baseline = true;
     const FallbackNote note = a.quiet ? FallbackNote::None : FallbackNote::AfterProgress;
-    options.tune = [&a, note](const std::string &spec, GenOptions g) {
+    options.tune = [&a, note](const std::string &spec, driver::GenOptions g) {
       return with_wisdom_plan(a.wisdom, spec, g, a.compiler, note);
     };
   }

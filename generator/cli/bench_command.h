@@ -31,7 +31,7 @@ struct BenchArgs {
 // Adds the subcommand and its options, stored into args.
 CLI::App *add_bench_command(CLI::App &app, BenchArgs &args);
 
-// Runs it; throws CommandError (command_error.h), ParseError or FormulaError on bad input.
+// Runs it; throws CommandError (command_error.h), parse::ParseError or FormulaError on bad input.
 int run_bench(const BenchArgs &args);
 
 }  // namespace splgen::cli

@@ -41,9 +41,9 @@
 #include "generator/ir/print.h"
 #include "generator/ir/sigma.h"
 #include "generator/ir/spl.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/parse/formula_parser.h"
-#include "generator/rewrite/rule_parser.h"
+#include "generator/parse/rule_parser.h"
 
 #ifndef SPLGEN_VERSION
 #define SPLGEN_VERSION "0"
@@ -113,8 +113,8 @@ struct Options {
   std::string wisdom;                   // gen/expand/lower --wisdom FILE
 };
 
-GenOptions gen_options(const Options &o) {
-  GenOptions g;
+driver::GenOptions gen_options(const Options &o) {
+  driver::GenOptions g;
   g.name = o.name;
   g.precision = cli::precision_from_option(o.precision);
   g.inverse = o.inverse;
@@ -132,14 +132,14 @@ void add_wisdom(CLI::App *cmd, Options &o) {
 }
 
 std::vector<std::string> stage_choices() {
-  std::vector<std::string> choices = pipeline_stages();
+  std::vector<std::string> choices = driver::pipeline_stages();
   choices.push_back("all");
   return choices;
 }
 
 // Expands "all" and removes duplicates, keeping pipeline order.
 std::vector<std::string> resolve_stages(const std::vector<std::string> &requested) {
-  const std::vector<std::string> &stages = pipeline_stages();
+  const std::vector<std::string> &stages = driver::pipeline_stages();
   std::vector<std::string> out;
   for (const std::string &stage : stages) {
     for (const std::string &r : requested) {
@@ -152,9 +152,9 @@ std::vector<std::string> resolve_stages(const std::vector<std::string> &requeste
   return out;
 }
 
-std::string stage_dump(const PipelineResult &r, const std::string &stage) {
+std::string stage_dump(const driver::PipelineResult &r, const std::string &stage) {
   std::string text = fmt::format("== {} ==\n", stage);
-  std::string body = dump_stage(r, stage);
+  std::string body = driver::dump_stage(r, stage);
   if (!body.empty() && body.back() != '\n') body += '\n';
   return text + body;
 }
@@ -195,7 +195,7 @@ void add_dump_after(CLI::App *cmd, Options &o, const std::string &help) {
 // ---- subcommands --------------------------------------------------------------------------
 
 int run_gen(const Options &o) {
-  PipelineResult r = run_pipeline(o.spec, gen_options(o));
+  driver::PipelineResult r = driver::run_pipeline(o.spec, gen_options(o));
   std::vector<std::string> stages = resolve_stages(o.dump_after);
   // Dumps go to stderr when the source goes to stdout, and to stdout when it goes to a file.
   const bool to_stdout = o.output.empty() || o.output == "-";
@@ -213,7 +213,7 @@ int run_gen(const Options &o) {
 }
 
 int run_expand(const Options &o) {
-  PipelineResult r = run_pipeline(o.spec, gen_options(o));
+  driver::PipelineResult r = driver::run_pipeline(o.spec, gen_options(o));
   for (const RuletreePtr &tree : r.expansion.trees) {
     std::string text = print(tree);
     if (!text.empty() && text.back() != '\n') text += '\n';
@@ -225,7 +225,7 @@ int run_expand(const Options &o) {
 }
 
 int run_lower(const Options &o) {
-  PipelineResult r = run_pipeline(o.spec, gen_options(o));
+  driver::PipelineResult r = driver::run_pipeline(o.spec, gen_options(o));
   std::vector<std::string> stages = o.dump_after.empty()
                                         ? std::vector<std::string>{"spl", "expand", "sigma", "merge", "loops"}
                                         : resolve_stages(o.dump_after);
@@ -249,7 +249,7 @@ bool verify_line(const std::string &lhs, const std::string &rhs, const Matrix &x
 }
 
 int run_verify(const Options &o) {
-  Spl formula = parse_formula(o.spec);
+  Spl formula = parse::parse_formula(o.spec);
   std::string formula_text = print(formula);
   if (formula->rows != formula->cols) {
     std::cout << fmt::format("FAIL: {} is {} x {}, not square: it cannot be a transform\n", formula_text,
@@ -257,7 +257,7 @@ int run_verify(const Options &o) {
     check_stdout();
     return kExitVerifyFailed;
   }
-  Spl against = o.against.empty() ? make_dft(formula->rows) : parse_formula(o.against);
+  Spl against = o.against.empty() ? make_dft(formula->rows) : parse::parse_formula(o.against);
   std::string against_text = print(against);
   if (against->rows != formula->rows || against->cols != formula->cols) {
     std::cout << fmt::format("FAIL: {} != {} (sizes differ: {} x {} vs {} x {})\n", formula_text, against_text,
@@ -272,9 +272,9 @@ int run_verify(const Options &o) {
   ok &= verify_line(formula_text, against_text, dense, to_dense(against));
 
   // The lowering of the formula must mean the same: Sigma-SPL after loop merging, and the loop IR.
-  PipelineResult r;
+  driver::PipelineResult r;
   try {
-    r = run_pipeline(o.spec, GenOptions{});
+    r = driver::run_pipeline(o.spec, driver::GenOptions{});
   } catch (const FormulaError &e) {
     std::cout << fmt::format("FAIL: {} cannot be lowered ({})\n", formula_text, one_line(e.what()));
     check_stdout();
@@ -282,7 +282,7 @@ int run_verify(const Options &o) {
   }
   ok &= verify_line("Sigma-SPL (merged)", formula_text, to_dense(r.merged), dense);
 
-  Matrix loops = to_dense(r.loops);
+  Matrix loops = to_dense(r.program);
   ok &= verify_line("loop IR", formula_text, loops, dense);
   check_stdout();
   return ok ? kExitOk : kExitVerifyFailed;
@@ -383,11 +383,11 @@ int main(int argc, char **argv) {
   using namespace splgen;
   try {
     return run(argc, argv);
-  } catch (const ParseError &e) {
+  } catch (const parse::ParseError &e) {
     return report_error(e.what(), kExitUsage);
   } catch (const FormulaError &e) {
     return report_error(e.what(), kExitUsage);
-  } catch (const rules::RuleSyntaxError &e) {
+  } catch (const parse::RuleSyntaxError &e) {
     return report_error(e.what(), kExitUsage);
   } catch (const cli::CommandError &e) {
     return report_error(e.what(), e.exit_code);

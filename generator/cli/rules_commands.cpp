@@ -9,6 +9,8 @@
 #include "generator/ir/print.h"
 #include "generator/lower/merge_loops.h"
 #include "generator/parse/formula_parser.h"
+#include "generator/lower/lower_with_rules.h"
+#include "generator/prove/checker.h"
 #include "generator/rewrite/engine.h"
 #include "generator/rewrite/functions.h"
 
@@ -16,16 +18,16 @@ namespace splgen::cli {
 
 namespace {
 
-rules::RuleLibrary load(const std::vector<std::string> &paths) {
-  rules::RuleLibrary library;
+rewrite::RuleLibrary load(const std::vector<std::string> &paths) {
+  rewrite::RuleLibrary library;
   if (paths.empty())
-    library.load(rules::default_rules_dir());
+    library.load(rewrite::default_rules_dir());
   else
     for (const std::string &p : paths) library.load(p);
   return library;
 }
 
-std::string location(const rules::Rule &r) { return fmt::format("{}:{}", r.pos.file, r.pos.line); }
+std::string location(const Rule &r) { return fmt::format("{}:{}", r.pos.file, r.pos.line); }
 
 std::string first_line(const std::string &text) { return text.substr(0, text.find('\n')); }
 
@@ -33,12 +35,12 @@ std::string first_line(const std::string &text) { return text.substr(0, text.fin
 
 int rules_check(const std::vector<std::string> &paths, int64_t max_size) {
   auto start = std::chrono::steady_clock::now();
-  rules::RuleLibrary library = load(paths);
-  rules::CheckOptions options;
+  rewrite::RuleLibrary library = load(paths);
+  prove::CheckOptions options;
   options.max_size = max_size;
   int ok = 0, failed = 0;
-  for (const rules::Rule *rule : library.all()) {
-    rules::CheckResult r = rules::check_rule(*rule, options);
+  for (const Rule *rule : library.all()) {
+    prove::CheckResult r = prove::check_rule(*rule, options);
     if (r.ok) {
       ++ok;
       std::cout << fmt::format("{}: {}: ok ({} instances)\n", location(*rule), rule->name, r.instances);
@@ -55,12 +57,12 @@ int rules_check(const std::vector<std::string> &paths, int64_t max_size) {
 
 int rules_list(const std::vector<std::string> &paths, bool functions) {
   if (functions) {
-    for (const rules::RuleFunction &f : rules::rule_functions())
+    for (const rewrite::RuleFunction &f : rewrite::rule_functions())
       std::cout << fmt::format("@{}/{}  {}\n", f.name, f.arity, f.doc);
     return 0;
   }
-  rules::RuleLibrary library = load(paths);
-  for (const rules::Rule *rule : library.all()) {
+  rewrite::RuleLibrary library = load(paths);
+  for (const Rule *rule : library.all()) {
     std::cout << fmt::format("{:<28} {:<8} {:<24} {}\n", rule->name, rule->family, location(*rule), rule->text);
     if (!rule->comment.empty()) std::cout << fmt::format("{:<28} # {}\n", "", first_line(rule->comment));
   }
@@ -68,21 +70,21 @@ int rules_list(const std::vector<std::string> &paths, bool functions) {
 }
 
 int rewrite(const std::string &formula, const std::vector<std::string> &rule_files) {
-  Spl f = parse_formula(formula);
-  rules::RuleLibrary library;
+  Spl f = parse::parse_formula(formula);
+  rewrite::RuleLibrary library;
   for (const std::string &file : rule_files) library.load(file);
-  for (const rules::RuleFile &file : shipped_rules().files()) library.add_file(file);
-  std::vector<const rules::Rule *> formula_rules, sigma_rules;
-  for (const rules::Rule *rule : library.all()) {
-    if (rules::is_sigma_rule(*rule)) {  // Sigma-SPL rewrites (the par composition rule ...)
+  for (const RuleFile &file : shipped_rules().files()) library.add_file(file);
+  std::vector<const Rule *> formula_rules, sigma_rules;
+  for (const Rule *rule : library.all()) {
+    if (rewrite::is_sigma_rule(*rule)) {  // Sigma-SPL rewrites (the par composition rule ...)
       sigma_rules.push_back(rule);
       continue;
     }
-    if (rule->lhs.kind != rules::TermKind::Tagged) continue;  // the tag rules
-    (rules::is_sigma_term(rule->rhs) ? sigma_rules : formula_rules).push_back(rule);
+    if (rule->lhs.kind != TermKind::Tagged) continue;  // the tag rules
+    (rewrite::is_sigma_term(rule->rhs) ? sigma_rules : formula_rules).push_back(rule);
   }
-  Spl rewritten = rules::rewrite_to_fixpoint(f, formula_rules);
-  Sigma sigma = rules::lower_with_rules(rewritten, sigma_rules);
+  Spl rewritten = rewrite::rewrite_to_fixpoint(f, formula_rules);
+  Sigma sigma = lower_with_rules(rewritten, sigma_rules);
   std::cout << "== spl ==\n" << print(rewritten) << "\n== sigma ==\n" << print(sigma);
   std::cout << "== merge ==\n" << print(merge_loops(sigma));
   return 0;

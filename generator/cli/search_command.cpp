@@ -183,7 +183,7 @@ int run_search(const SearchArgs &a) {
   std::cout << "formula: " << r.best.formula << "\n";
 
   if (!a.wisdom.empty()) {
-    GenOptions g = o.eval.gen;
+    driver::GenOptions g = o.eval.gen;
     search::WisdomEntry e;
     e.key = search::wisdom_key(a.spec, g, a.compiler);
     e.formula = r.best.formula;

@@ -32,7 +32,7 @@ struct SearchArgs {
 
 CLI::App *add_search_command(CLI::App &app, SearchArgs &args);
 
-// Runs it; throws CommandError (command_error.h), ParseError or FormulaError on bad input.
+// Runs it; throws CommandError (command_error.h), parse::ParseError or FormulaError on bad input.
 int run_search(const SearchArgs &args);
 
 }  // namespace splgen::cli

@@ -14,7 +14,7 @@ search::Wisdom load_wisdom_file(const std::string &path) {
   }
 }
 
-GenOptions with_wisdom_plan(const std::string &path, const std::string &spec, GenOptions options,
+driver::GenOptions with_wisdom_plan(const std::string &path, const std::string &spec, driver::GenOptions options,
                             const std::string &compiler, FallbackNote note) {
   search::WisdomLookup found;
   try {

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/search/wisdom.h"
 
 namespace splgen::cli {
@@ -17,7 +17,7 @@ enum class FallbackNote { Line, AfterProgress, None };
 
 // OPTIONS with the plan stored in FILE for SPEC, OPTIONS' target and COMPILER. A missing or stale
 // entry is no error: OPTIONS (the default plan) stay as they are, with a note on stderr.
-GenOptions with_wisdom_plan(const std::string &path, const std::string &spec, GenOptions options,
+driver::GenOptions with_wisdom_plan(const std::string &path, const std::string &spec, driver::GenOptions options,
                             const std::string &compiler, FallbackNote note);
 
 }  // namespace splgen::cli

@@ -13,10 +13,6 @@ int64_t largest_prime_factor(int64_t n) {
   return n > 1 ? n : largest;
 }
 
-bool is_codelet_size(int64_t n) {
-  return n <= ExpansionKnobs::kCodeletMax;
-}
-
 namespace {
 
 bool is_dft(const Spl &f) { return f->kind == SplKind::DFT; }

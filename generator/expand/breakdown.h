@@ -28,15 +28,12 @@ const BreakdownRule &find_breakdown_rule(const std::string &name);
 
 // Tuning knobs for the default (model-free) choice, in one place (genfft style).
 struct ExpansionKnobs {
-  // Any n up to this is one unrolled codelet. Measured (scalar, -O3, Zen 3): a 64-point
-  // codelet runs at 40% of the speed of 8 x 8 Cooley-Tukey loops over 8-point codelets.
-  static constexpr int64_t kCodeletMax = 32;
+  static constexpr int64_t kCodeletMax = splgen::kCodeletMax;  // ir/spl.h: the lowering needs it too
   // On vector targets a spec up to kCodeletMax points stays one codelet, printed with one
   // vector per complex value (backends/cpp/complex_codelet.h), except the multiples of this
   // above it, which fill vector loops of a split (lower/pipeline.cpp).
   static constexpr int64_t kVectorSpecSplitMultiple = 8;
 };
-bool is_codelet_size(int64_t n);
 int64_t largest_prime_factor(int64_t n);
 
 }  // namespace splgen

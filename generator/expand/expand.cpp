@@ -75,23 +75,23 @@ double choice_cost(const std::vector<int64_t> &children, int64_t N, bool vector_
 
 // The sizes of the DFTs a rule's right side produces under a match, read from the rule
 // text without building the formula; nothing when a size cannot be evaluated that way.
-std::optional<std::vector<int64_t>> child_sizes(const rules::Term &t, const rules::Match &m) {
+std::optional<std::vector<int64_t>> child_sizes(const Term &t, const rewrite::Match &m) {
   std::vector<int64_t> out;
-  std::vector<const rules::Term *> stack = {&t};
+  std::vector<const Term *> stack = {&t};
   while (!stack.empty()) {
-    const rules::Term *u = stack.back();
+    const Term *u = stack.back();
     stack.pop_back();
-    if (u->kind == rules::TermKind::DFT || u->kind == rules::TermKind::DFTnd) {
+    if (u->kind == TermKind::DFT || u->kind == TermKind::DFTnd) {
       int64_t n = 1;
-      for (std::size_t i = 0; i < (u->kind == rules::TermKind::DFT ? 1 : u->sizes.size()); ++i) {
-        auto v = rules::eval_size(u->sizes[i], m.sizes);
+      for (std::size_t i = 0; i < (u->kind == TermKind::DFT ? 1 : u->sizes.size()); ++i) {
+        auto v = rewrite::eval_size(u->sizes[i], m.sizes);
         if (!v) return std::nullopt;
         n *= *v;
       }
       out.push_back(n);
     }
     // @functions build permutations, diagonals and small matrices, never DFT non-terminals.
-    if (u->kind == rules::TermKind::Call || u->kind == rules::TermKind::FormulaVar) continue;
+    if (u->kind == TermKind::Call || u->kind == TermKind::FormulaVar) continue;
     for (auto it = u->children.rbegin(); it != u->children.rend(); ++it) stack.push_back(&*it);
   }
   return out;
@@ -109,13 +109,13 @@ bool fits_tag(const std::optional<Tag> &tag, const std::vector<int64_t> &childre
 }
 
 struct Choice {
-  const rules::Rule *rule;
-  rules::Match match;
+  const Rule *rule;
+  rewrite::Match match;
   Spl result;
   std::vector<int64_t> children;
 };
 
-std::string describe(const rules::Match &m) {
+std::string describe(const rewrite::Match &m) {
   std::string s;
   for (const auto &[name, value] : m.sizes) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", name, value);
   return s;
@@ -123,7 +123,7 @@ std::string describe(const rules::Match &m) {
 
 class Expander {
  public:
-  Expander(const std::vector<const rules::Rule *> &rules, const ExpandOptions &options) : rules_(rules), options_(options) {}
+  Expander(const std::vector<const Rule *> &rules, const ExpandOptions &options) : rules_(rules), options_(options) {}
 
   // `tag`: the tag of which node is the direct child, if any (a tag-aware choice).
   RuletreePtr expand_nonterminal(const Spl &node, const std::optional<Tag> &tag) {
@@ -141,15 +141,15 @@ class Expander {
     std::optional<Choice> best;
     double best_cost = 0;
     bool best_fits = false;  // a choice the tag asks for beats any other
-    for (const rules::Rule *rule : rules_) {
-      for (rules::Match &m : rules::matches(*rule, node)) {
+    for (const Rule *rule : rules_) {
+      for (rewrite::Match &m : rewrite::matches(*rule, node)) {
         // Rank by the child sizes read off the rule text; build the formula only when needed.
         std::optional<std::vector<int64_t>> sizes = child_sizes(rule->rhs, m);
         Choice c{rule, m, nullptr, {}};
         if (sizes) {
           c.children = *sizes;
         } else {
-          c.result = rules::instantiate_spl(rule->rhs, m);
+          c.result = rewrite::instantiate_spl(rule->rhs, m);
           collect_dft_sizes(c.result, c.children);
         }
         bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
@@ -160,7 +160,7 @@ class Expander {
           best = std::move(c), best_cost = cost, best_fits = fits;
       }
     }
-    if (best && !best->result) best->result = rules::instantiate_spl(best->rule->rhs, best->match);
+    if (best && !best->result) best->result = rewrite::instantiate_spl(best->rule->rhs, best->match);
     if (!best && codelet.applicable(node)) return as_codelet();  // e.g. a prime below the limit
     if (!best) {
       const BreakdownRule &direct = find_breakdown_rule("DFT_Direct");
@@ -190,34 +190,34 @@ class Expander {
   }
 
  private:
-  const std::vector<const rules::Rule *> &rules_;
+  const std::vector<const Rule *> &rules_;
   ExpandOptions options_;
   int depth_ = 0;  // breakdown levels above the node being expanded
 };
 
 }  // namespace
 
-std::vector<const rules::Rule *> breakdown_rules(const rules::RuleLibrary &library) {
-  std::vector<const rules::Rule *> out;
-  for (const rules::Rule *r : library.all())
-    if ((r->lhs.kind == rules::TermKind::DFT || r->lhs.kind == rules::TermKind::DFTnd) && !rules::is_sigma_term(r->rhs))
+std::vector<const Rule *> breakdown_rules(const rewrite::RuleLibrary &library) {
+  std::vector<const Rule *> out;
+  for (const Rule *r : library.all())
+    if ((r->lhs.kind == TermKind::DFT || r->lhs.kind == TermKind::DFTnd) && !rewrite::is_sigma_term(r->rhs))
       out.push_back(r);
   return out;
 }
 
-const rules::RuleLibrary &shipped_rules() {
-  static rules::RuleLibrary library;
+const rewrite::RuleLibrary &shipped_rules() {
+  static rewrite::RuleLibrary library;
   static std::once_flag once;
-  std::call_once(once, [] { library.load(rules::default_rules_dir()); });
+  std::call_once(once, [] { library.load(rewrite::default_rules_dir()); });
   return library;
 }
 
 Expansion expand(const Spl &formula, const ExpandOptions &options) {
-  static const std::vector<const rules::Rule *> rules = breakdown_rules(shipped_rules());
+  static const std::vector<const Rule *> rules = breakdown_rules(shipped_rules());
   return expand(formula, rules, options);
 }
 
-Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown, const ExpandOptions &options) {
+Expansion expand(const Spl &formula, const std::vector<const Rule *> &breakdown, const ExpandOptions &options) {
   Expansion e;
   Expander expander(breakdown, options);
   e.formula = expander.expand_children(formula, e.trees);

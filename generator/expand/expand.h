@@ -17,9 +17,9 @@ struct Expansion {
 };
 
 // The breakdown rules among a library's rules, in order: left side DFT(...) and an SPL right side.
-std::vector<const rules::Rule *> breakdown_rules(const rules::RuleLibrary &library);
+std::vector<const Rule *> breakdown_rules(const rewrite::RuleLibrary &library);
 // The shipped rules (default_rules_dir()), loaded once.
-const rules::RuleLibrary &shipped_rules();
+const rewrite::RuleLibrary &shipped_rules();
 
 // Tuning of the default choice (the search overrides choices one by one).
 struct ExpandOptions {
@@ -36,6 +36,6 @@ struct ExpandOptions {
 };
 
 Expansion expand(const Spl &formula, const ExpandOptions &options = {});  // with breakdown_rules(shipped_rules())
-Expansion expand(const Spl &formula, const std::vector<const rules::Rule *> &breakdown, const ExpandOptions &options = {});
+Expansion expand(const Spl &formula, const std::vector<const Rule *> &breakdown, const ExpandOptions &options = {});
 
 }  // namespace splgen

@@ -9,7 +9,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "generator/expand/breakdown.h"
 #include "generator/lower/codelet.h"
 
 namespace splgen {

@@ -12,7 +12,7 @@
 #include <random>
 
 #include "generator/ir/print.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/measure/reference.h"
@@ -88,9 +88,9 @@ struct Target {
   int sign;  // -1: DFT(n) (FFTW_FORWARD); +1: DFT(n,-1) (FFTW_BACKWARD)
 };
 
-// Only DFT(n) and DFT(n,-1) (after --inverse, as run_pipeline applies it) have an FFTW twin.
+// Only DFT(n) and DFT(n,-1) (after --inverse, as driver::run_pipeline applies it) have an FFTW twin.
 Target check_target(const std::string &spec_text, bool inverse) {
-  const Spl spec = parse_formula(spec_text);
+  const Spl spec = parse::parse_formula(spec_text);
   const std::int64_t n = spec->rows;
   if (spec->kind == SplKind::DFT && (n < 2 || n > kMaxBenchSize))
     throw FormulaError(fmt::format("bench needs a size from 2 to 2^24, not {} ({})", n, spec_text));
@@ -117,7 +117,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   std::vector<std::string> sources, symbols(k);
   for (std::size_t i = 0; i < k; ++i) {
     if (!impls[i].splgen) continue;
-    GenOptions g;
+    driver::GenOptions g;
     g.name = "splgen_bench_" + impls[i].id;
     g.precision = o.precision;
     g.isa = impls[i].isa;
@@ -125,7 +125,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.rule_files = o.rule_files;
     if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
     if (impls[i].tuned) g = o.tune(spec_text, g);
-    PipelineResult r = run_pipeline(spec_text, g);
+    driver::PipelineResult r = driver::run_pipeline(spec_text, g);
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;
   }

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/measure/fftw.h"
 #include "generator/target/target.h"
 
@@ -26,7 +26,7 @@ struct BenchOptions {
   Isa isa = Isa::Scalar;
   bool inverse = false;
   std::vector<std::string> rule_files;
-  int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs of the isa kernel (GenOptions)
+  int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs of the isa kernel (driver::GenOptions)
   bool scalar_baseline = true;       // also time the scalar backend (when isa is not Scalar)
   bool patient = true;               // also time FFTW_PATIENT plans, up to kMaxPatientSize
   int repetitions = 0;               // 0: default_repetitions(n)
@@ -36,7 +36,7 @@ struct BenchOptions {
   // A hook for the --isa kernel's generation options (bench --wisdom puts the searched plan
   // there): called with the spec and the options; when set and default_baseline, the default
   // kernel of the isa is timed too (column "splgen default").
-  std::function<GenOptions(const std::string &spec, GenOptions options)> tune;
+  std::function<driver::GenOptions(const std::string &spec, driver::GenOptions options)> tune;
   bool default_baseline = false;
 };
 
@@ -83,7 +83,7 @@ std::vector<Implementation> bench_implementations(const BenchOptions &options);
 // Called with pieces of progress text; a piece ending in '\n' ends a size's line.
 using BenchProgress = std::function<void(const std::string &text)>;
 
-// Runs the whole comparison. Bad specs throw ParseError / FormulaError; a kernel that does not
+// Runs the whole comparison. Bad specs throw parse::ParseError / FormulaError; a kernel that does not
 // compile throws std::runtime_error with the compiler's command line and output.
 BenchResult run_bench(const BenchOptions &options, const BenchProgress &progress = {});
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "generator/search/json.h"
+#include "generator/support/json.h"
 
 namespace splgen::measure {
 
@@ -40,7 +40,7 @@ template <class Value>
 std::string json_object(const BenchResult &result, const std::vector<int> &which, Value value) {
   std::string out = "{";
   for (std::size_t j = 0; j < which.size(); ++j)
-    out += fmt::format("{}{}: {}", j ? ", " : "", search::json_quote(result.implementations[std::size_t(which[j])].id),
+    out += fmt::format("{}{}: {}", j ? ", " : "", support::json_quote(result.implementations[std::size_t(which[j])].id),
                        json_number(value(which[j])));
   return out + "}";
 }
@@ -102,16 +102,16 @@ std::string format_json(const BenchResult &r) {
   for (std::size_t i = 0; i < r.implementations.size(); ++i) all.push_back(int(i));
   std::string out = "{\n  \"meta\": {";
   for (std::size_t m = 0; m < r.meta.size(); ++m)
-    out += fmt::format("{}\n    {}: {}", m ? "," : "", search::json_quote(r.meta[m].first), search::json_quote(r.meta[m].second));
+    out += fmt::format("{}\n    {}: {}", m ? "," : "", support::json_quote(r.meta[m].first), support::json_quote(r.meta[m].second));
   out += "\n  },\n  \"implementations\": [";
   for (std::size_t i = 0; i < r.implementations.size(); ++i)
-    out += fmt::format("{}\n    {{\"id\": {}, \"label\": {}}}", i ? "," : "", search::json_quote(r.implementations[i].id),
-                       search::json_quote(r.implementations[i].label));
+    out += fmt::format("{}\n    {{\"id\": {}, \"label\": {}}}", i ? "," : "", support::json_quote(r.implementations[i].id),
+                       support::json_quote(r.implementations[i].label));
   out += "\n  ],\n  \"rows\": [";
   for (std::size_t k = 0; k < r.rows.size(); ++k) {
     const BenchRow &row = r.rows[k];
     out += fmt::format("{}\n    {{\"n\": {}, \"spec\": {}, \"repetitions\": {},", k ? "," : "", row.n,
-                       search::json_quote(row.spec), row.repetitions);
+                       support::json_quote(row.spec), row.repetitions);
     out += "\n     \"ns\": " + json_object(r, all, [&](int i) { return row.ns[std::size_t(i)]; }) + ",";
     out += "\n     \"gflops\": " +
            json_object(r, all, [&](int i) { return pseudo_gflops(row.n, row.ns[std::size_t(i)]); }) + ",";

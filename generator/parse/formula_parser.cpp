@@ -15,12 +15,10 @@
 #include "generator/parse/formula_grammar.h"
 #include "generator/parse/formula_grammar_def.h"
 
-namespace splgen {
+namespace splgen::parse {
 
 ParseError::ParseError(int line_, int column_, const std::string &message)
     : std::runtime_error(fmt::format("{}:{}: {}", line_, column_, message)), line(line_), column(column_) {}
-
-namespace parse {
 
 namespace grammar {
 BOOST_SPIRIT_INSTANTIATE(formula_text_type, iterator_type, context_type)
@@ -171,10 +169,7 @@ class to_spl {
 
 }  // namespace
 
-}  // namespace parse
-
 Spl parse_formula(std::string_view text) {
-  using namespace parse;
   try {
     iterator_type first = text.begin();
     const iterator_type last = text.end();
@@ -193,4 +188,4 @@ Spl parse_formula(std::string_view text) {
   }
 }
 
-}  // namespace splgen
+}  // namespace splgen::parse

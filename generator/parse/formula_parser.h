@@ -6,7 +6,7 @@
 
 #include "generator/ir/spl.h"
 
-namespace splgen {
+namespace splgen::parse {
 
 // "LINE:COL: message", e.g. "1:7: expected ')'". Semantic errors from the make_*() factories
 // (e.g. "DFT(n): n must be a positive size, got 0") are reported at the offending node.
@@ -17,4 +17,4 @@ struct ParseError : std::runtime_error {
 
 Spl parse_formula(std::string_view text);
 
-}  // namespace splgen
+}  // namespace splgen::parse

@@ -1,5 +1,5 @@
 // AST of the rule language (docs/rule-language.md), produced by the X3 grammar in
-// rule_grammar_def.h and turned into rules::RuleFile (generator/rewrite/rule.h) by
+// rule_grammar_def.h and turned into RuleFile (generator/ir/rule.h) by
 // rule_parser.cpp. The nodes that become a Term, Condition, Rule or RuleSetDecl derive from
 // x3::position_tagged; their source positions live in the x3::position_cache held by the
 // error handler (rule_error_handler.h).
@@ -18,7 +18,7 @@
 #include "generator/ir/index_fn.h"
 #include "generator/ir/sigma.h"
 #include "generator/ir/spl.h"
-#include "generator/rewrite/rule.h"
+#include "generator/ir/rule.h"
 
 namespace splgen::parse::rule_ast {
 
@@ -204,7 +204,7 @@ struct relation : x3::position_tagged {
 
 // divides(a, b), coprime(a, b), prime(a), pow2(a)
 struct predicate : x3::position_tagged {
-  rules::ConditionKind kind = rules::ConditionKind::Divides;
+  ConditionKind kind = ConditionKind::Divides;
   std::vector<size_expr> args;
 };
 

@@ -2,14 +2,14 @@
 //
 // The formula grammar's error_handler (error_handler.h) throws ParseError ("LINE:COL: ...")
 // and finds a line by scanning the input from its start; rule files need the file name in
-// every position (rules::SourcePos, rules::RuleSyntaxError) and a position for every node
+// every position (SourcePos, parse::RuleSyntaxError) and a position for every node
 // of files with hundreds of rules, so this handler keeps a table of line starts and turns
 // an iterator into FILE:LINE:COL by binary search.
 //
 // rule_error_handler<Iterator> is put into the parse context under x3::error_handler_tag. It
 //  * records the source range of every position_tagged AST node (x3::annotate_on_success
 //    calls tag()); SourcePos of a node is the position of its first character,
-//  * throws rules::RuleSyntaxError "FILE:LINE:COL: message" (fail(), fail_at()), and
+//  * throws parse::RuleSyntaxError "FILE:LINE:COL: message" (fail(), fail_at()), and
 //  * bounds the nesting depth of the grammar's recursion (enter() / leave(), used by the
 //    nesting_guard directive of rule_grammar_def.h), so that no input overflows the stack.
 // rule_error_handler_base is the base of the top-level rule IDs: X3 calls its on_error() with
@@ -30,8 +30,8 @@
 #include <utility>
 #include <vector>
 
-#include "generator/rewrite/rule.h"
-#include "generator/rewrite/rule_parser.h"
+#include "generator/ir/rule.h"
+#include "generator/parse/rule_parser.h"
 
 namespace splgen::parse {
 
@@ -66,7 +66,7 @@ class rule_error_handler {
   // Columns are counted from the previous query when it lies on the same line before
   // `where` (the conversion asks for positions left to right), so that long lines cost
   // linear time in all.
-  rules::SourcePos position(Iterator where) const {
+  SourcePos position(Iterator where) const {
     auto line_it = std::upper_bound(line_starts_.begin(), line_starts_.end(), where);
     const std::size_t line_index = std::size_t(line_it - line_starts_.begin()) - 1;
     Iterator from = line_starts_[line_index];
@@ -87,7 +87,7 @@ class rule_error_handler {
   }
 
   // Where a node starts; the start of the input for an untagged node.
-  rules::SourcePos position_of(const x3::position_tagged &ast) const { return position(iterator_of(ast)); }
+  SourcePos position_of(const x3::position_tagged &ast) const { return position(iterator_of(ast)); }
   Iterator iterator_of(const x3::position_tagged &ast) const {
     if (ast.id_first < 0 || std::size_t(ast.id_first) >= cache_.get_positions().size()) return cache_.first();
     return cache_.get_positions()[std::size_t(ast.id_first)];
@@ -106,13 +106,13 @@ class rule_error_handler {
   // that the error points at the offending token (or one past the end of the input).
   [[noreturn]] void fail(Iterator where, const std::string &message) const {
     where = skip_blanks(where);
-    throw rules::RuleSyntaxError(position(where), message);
+    throw parse::RuleSyntaxError(position(where), message);
   }
   [[noreturn]] void fail_at(const x3::position_tagged &ast, const std::string &message) const {
-    throw rules::RuleSyntaxError(position_of(ast), message);
+    throw parse::RuleSyntaxError(position_of(ast), message);
   }
-  [[noreturn]] void fail_at(const rules::SourcePos &pos, const std::string &message) const {
-    throw rules::RuleSyntaxError(pos, message);
+  [[noreturn]] void fail_at(const SourcePos &pos, const std::string &message) const {
+    throw parse::RuleSyntaxError(pos, message);
   }
 
   // Nesting depth of the recursive parts of the grammar.

@@ -348,10 +348,10 @@ auto predicate_word(const Name &name) {
   return keyword(name) >> &lit('(');
 }
 const auto predicate_def =
-    (predicate_word(lit("divides")) >> x3::attr(rules::ConditionKind::Divides) > '(' > args_2 > ')') |
-    (predicate_word(lit("coprime")) >> x3::attr(rules::ConditionKind::Coprime) > '(' > args_2 > ')') |
-    (predicate_word(lit("prime")) >> x3::attr(rules::ConditionKind::Prime) > '(' > args_1 > ')') |
-    (predicate_word(lit("pow2")) >> x3::attr(rules::ConditionKind::PowerOf2) > '(' > args_1 > ')');
+    (predicate_word(lit("divides")) >> x3::attr(ConditionKind::Divides) > '(' > args_2 > ')') |
+    (predicate_word(lit("coprime")) >> x3::attr(ConditionKind::Coprime) > '(' > args_2 > ')') |
+    (predicate_word(lit("prime")) >> x3::attr(ConditionKind::Prime) > '(' > args_1 > ')') |
+    (predicate_word(lit("pow2")) >> x3::attr(ConditionKind::PowerOf2) > '(' > args_1 > ')');
 const auto let_binding_def = keyword(lit("let")) > size_var > '=' > size_expr;
 const auto condition_def = predicate | let_binding | relation;
 const auto conditions_def = condition > *(',' > condition);

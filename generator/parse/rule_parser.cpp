@@ -1,9 +1,9 @@
-// parse_rule_file / parse_rule / load_rule_file (generator/rewrite/rule_parser.h): runs the X3
-// grammar of rule files (rule_grammar_def.h) over the text, then builds rules::RuleFile from
+// parse_rule_file / parse_rule / load_rule_file (generator/parse/rule_parser.h): runs the X3
+// grammar of rule files (rule_grammar_def.h) over the text, then builds RuleFile from
 // the AST: folds the operator chains, flattens the n-ary formula operators, attaches the
 // comment lines above each rule, and checks what the grammar cannot (tag arities, a Sigma-SPL
 // left side binds each loop variable once, unique names, bounded depth), reporting at the node.
-#include "generator/rewrite/rule_parser.h"
+#include "generator/parse/rule_parser.h"
 
 #include <fmt/format.h>
 
@@ -27,12 +27,12 @@
 
 namespace splgen {
 
-namespace rules {
+namespace parse {
 
 RuleSyntaxError::RuleSyntaxError(SourcePos p, const std::string &message)
     : std::runtime_error(fmt::format("{}:{}:{}: {}", p.file, p.line, p.column, message)), pos(std::move(p)) {}
 
-}  // namespace rules
+}  // namespace parse
 
 namespace parse {
 
@@ -48,13 +48,6 @@ namespace {
 
 using rule_grammar::error_handler_type;
 using rule_grammar::iterator_type;
-using rules::Condition;
-using rules::ConditionKind;
-using rules::SizeExpr;
-using rules::SizeOp;
-using rules::SourcePos;
-using rules::Term;
-using rules::TermKind;
 
 // Terms and size expressions nest at most this deep (the grammar bounds bracket nesting;
 // this bounds what long chains of (x)~, ', ^ and binary size operators build), so that the
@@ -66,13 +59,13 @@ std::string family_of(const std::string &path) {
   return std::filesystem::path(path).stem().string();
 }
 
-// AST -> rules::RuleFile.
+// AST -> RuleFile.
 class converter {
  public:
   explicit converter(const error_handler_type &handler) : handler_(handler) {}
 
-  rules::Rule rule(const rule_ast::rule_decl &node, const std::string &family) {
-    rules::Rule r;
+  Rule rule(const rule_ast::rule_decl &node, const std::string &family) {
+    Rule r;
     r.name = node.name;
     r.family = family;
     r.pos = pos(node);
@@ -88,8 +81,8 @@ class converter {
     return r;
   }
 
-  rules::RuleSetDecl ruleset(const rule_ast::ruleset_decl &node) {
-    rules::RuleSetDecl s;
+  RuleSetDecl ruleset(const rule_ast::ruleset_decl &node) {
+    RuleSetDecl s;
     s.name = node.name;
     s.rules = node.rules;
     s.pos = pos(node);
@@ -460,12 +453,12 @@ auto run(std::string_view text, const std::string &path, const Grammar &grammar,
     if (!x3::phrase_parse(first, last, parser, rule_grammar::skipper, tree))
       handler.fail(first, "expected 'rule' or 'ruleset'");  // not reached: the grammar reports its failures
     return convert(handler);
-  } catch (const rules::RuleSyntaxError &) {
+  } catch (const parse::RuleSyntaxError &) {
     throw;
   } catch (const std::bad_alloc &) {
-    throw rules::RuleSyntaxError(SourcePos{path, 1, 1}, "out of memory");
+    throw parse::RuleSyntaxError(SourcePos{path, 1, 1}, "out of memory");
   } catch (const std::exception &e) {
-    throw rules::RuleSyntaxError(SourcePos{path, 1, 1}, fmt::format("internal error: {}", e.what()));
+    throw parse::RuleSyntaxError(SourcePos{path, 1, 1}, fmt::format("internal error: {}", e.what()));
   }
 }
 
@@ -473,7 +466,7 @@ auto run(std::string_view text, const std::string &path, const Grammar &grammar,
 
 }  // namespace parse
 
-namespace rules {
+namespace parse {
 
 // The rule's text as written, "LEFT => RIGHT [if ...]", comments dropped and whitespace
 // collapsed: from after "rule NAME:" at `pos` to the terminating ';' (or the end).
@@ -503,7 +496,6 @@ std::string rule_text(std::string_view text, const SourcePos &pos) {
 }
 
 RuleFile parse_rule_file(std::string_view text, const std::string &path) {
-  using namespace parse;
   rule_ast::rule_file tree;
   return run(text, path, rule_file_text(), tree, [&](const rule_grammar::error_handler_type &handler) {
     RuleFile file;
@@ -534,7 +526,6 @@ RuleFile parse_rule_file(std::string_view text, const std::string &path) {
 }
 
 Rule parse_rule(std::string_view text, const std::string &path) {
-  using namespace parse;
   rule_ast::rule_decl tree;
   return run(text, path, single_rule_text(), tree, [&](const rule_grammar::error_handler_type &handler) {
     Rule rule = converter(handler).rule(tree, family_of(path));
@@ -736,6 +727,6 @@ std::string dump(const RuleFile &file) {
   return out;
 }
 
-}  // namespace rules
+}  // namespace parse
 
 }  // namespace splgen

@@ -1,5 +1,6 @@
 // The rewrite engine: matching rule left sides against formulas (sizes solved, associative
-// chains), instantiating right sides, rule libraries, strategies, and the rule checker.
+// chains), instantiating right sides, rule libraries and strategies. Lowering with rules is
+// in generator/lower/lower_with_rules.h, the rule checker in generator/prove/checker.h.
 #pragma once
 #include <functional>
 #include <map>
@@ -8,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "generator/rewrite/rule.h"
+#include "generator/ir/rule.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 // What a match binds.
 struct Match {
@@ -37,10 +38,12 @@ bool is_sigma_term(const Term &t);  // contains Sum, G, S or Diag
 inline bool is_sigma_rule(const Rule &r) { return is_sigma_term(r.lhs); }
 // The right side as SPL (FormulaError if it is Sigma-SPL or a size is not a positive integer).
 Spl instantiate_spl(const Term &t, const Match &m);
+// How SPL parts of a Sigma-SPL right side become Sigma-SPL: the caller passes the lowering
+// (normally lower_to_sigma, generator/lower/), which sits above this layer.
+using SplToSigma = std::function<Sigma(const Spl &)>;
 // The right side as Sigma-SPL of the given shape; formula variables and SPL parts are lowered
-// with `lower` (normally lower_to_sigma).
-Sigma instantiate_sigma(const Term &t, const Match &m, int64_t rows, int64_t cols,
-                        const std::function<Sigma(const Spl &)> &lower);
+// with `lower`.
+Sigma instantiate_sigma(const Term &t, const Match &m, int64_t rows, int64_t cols, const SplToSigma &lower);
 // The rows and columns a Sigma-SPL term has on its own (gathers and scatters at its ends
 // take their tightest range); FormulaError when it does not fix them.
 std::pair<int64_t, int64_t> sigma_shape(const Term &t, const Match &m);
@@ -67,27 +70,11 @@ std::string default_rules_dir();
 // Only rules with SPL right sides take part. Throws FormulaError after max_steps rewrites.
 Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps = 10000);
 
-// Lowers f to Sigma-SPL; a tagged subformula (or any subformula) matched by a rule with a
-// Sigma-SPL right side is lowered by that rule, the rest by lower_to_sigma's identities.
-// Then the rules with Sigma-SPL left sides are applied to the result until none applies
-// (rewrite_sigma_to_fixpoint).
-Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules);
-
 // Applies the rules with Sigma-SPL left sides (in order, at every node and every contiguous
 // sub-chain of a composition, outermost first) until none applies; loops renumbered.
-Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> &rules, int max_steps = 10000);
+// SPL parts of right sides are lowered with `lower`.
+Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> &rules, const SplToSigma &lower,
+                                int max_steps = 10000);
 
-struct CheckOptions {
-  int64_t max_size = 512;  // bound on the rows and columns of each instance's left side
-  unsigned seed = 1;
-};
-struct CheckResult {
-  const Rule *rule = nullptr;
-  bool ok = false;
-  int instances = 0;           // instantiations compared
-  std::string counterexample;  // the smallest failing instance: bindings and max abs error
-  std::string error;           // no instance, or an instantiation failed
-};
-CheckResult check_rule(const Rule &rule, const CheckOptions &options = {});
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

@@ -24,7 +24,7 @@
 
 #include "generator/ir/dense.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 namespace {
 
@@ -364,4 +364,4 @@ const RuleFunction *find_rule_function(const std::string &name) {
   return nullptr;
 }
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

@@ -8,7 +8,7 @@
 
 #include "generator/ir/spl.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 struct RuleFunction {
   std::string name;
@@ -20,4 +20,4 @@ struct RuleFunction {
 const std::vector<RuleFunction> &rule_functions();
 const RuleFunction *find_rule_function(const std::string &name);
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

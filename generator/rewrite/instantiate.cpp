@@ -8,7 +8,7 @@
 #include "generator/rewrite/functions.h"
 #include "generator/rewrite/size_expr.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 namespace {
 
@@ -449,4 +449,4 @@ std::pair<int64_t, int64_t> sigma_shape(const Term &t, const Match &m) {
 
 Sigma renumber_loops(const Sigma &s) { return Renumber{}.go(s); }
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

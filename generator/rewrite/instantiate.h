@@ -17,7 +17,7 @@
 #pragma once
 #include "generator/rewrite/engine.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 constexpr int kRuleLoopVarBase = 1000000;
 
@@ -32,4 +32,4 @@ Sigma instantiate_sigma_in_place(const Term &t, const Match &m, int64_t rows, in
 // may reuse ids as long as no id is reused along one nesting path).
 Sigma renumber_loops(const Sigma &s);
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

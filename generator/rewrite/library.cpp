@@ -6,13 +6,16 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "generator/rewrite/rule_parser.h"
+#include "generator/parse/rule_parser.h"
 
 #ifndef SPLGEN_RULES_DIR
 #define SPLGEN_RULES_DIR "rules"
 #endif
 
-namespace splgen::rules {
+namespace splgen::rewrite {
+
+using parse::load_rule_file;
+using parse::RuleSyntaxError;
 
 namespace {
 
@@ -125,4 +128,4 @@ std::string default_rules_dir() {
   return SPLGEN_RULES_DIR;
 }
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

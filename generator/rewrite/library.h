@@ -7,7 +7,7 @@
 #pragma once
 #include "generator/rewrite/engine.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 // The stem of a rule file's path: "rules/dft.rules" -> "dft".
 std::string rule_file_stem(const std::string &path);
@@ -15,4 +15,4 @@ std::string rule_file_stem(const std::string &path);
 // Whether `name` is a file stem or a declared rule set of the library.
 bool has_set(const RuleLibrary &library, const std::string &name);
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

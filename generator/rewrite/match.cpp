@@ -7,7 +7,7 @@
 #include "generator/rewrite/match_state.h"
 #include "generator/rewrite/size_expr.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 namespace {
 
@@ -343,4 +343,4 @@ bool chain_pattern_for(const Term &pattern, const Spl &f) {
   }
 }
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

@@ -27,7 +27,7 @@
 #pragma once
 #include "generator/rewrite/engine.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 // True when the rule's left side is a chain pattern of the kind of f's node (Compose for
 // `*`, Fence for `|`, Tensor for `(x)`, DirectSum for `(+)`), so that contiguous sub-chains
@@ -37,4 +37,4 @@ bool chain_pattern_for(const Term &pattern, const Spl &f);
 // Two matches with the same bindings.
 bool same_match(const Match &x, const Match &y);
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

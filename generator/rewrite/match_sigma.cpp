@@ -6,7 +6,7 @@
 
 #include "generator/rewrite/match_state.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 namespace {
 
@@ -150,4 +150,4 @@ std::vector<Match> match(const Term &pattern, const Sigma &s) {
   return unique_matches(std::move(all));
 }
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

@@ -5,7 +5,7 @@
 #include "generator/rewrite/functions.h"
 #include "generator/rewrite/match.h"
 
-namespace splgen::rules::match_detail {
+namespace splgen::rewrite::match_detail {
 
 States with_solutions(const State &s, const std::vector<Bindings> &sols) {
   States out;
@@ -93,4 +93,4 @@ std::vector<Match> unique_matches(std::vector<Match> all) {
   return out;
 }
 
-}  // namespace splgen::rules::match_detail
+}  // namespace splgen::rewrite::match_detail

@@ -8,7 +8,7 @@
 #include "generator/rewrite/engine.h"
 #include "generator/rewrite/size_expr.h"
 
-namespace splgen::rules::match_detail {
+namespace splgen::rewrite::match_detail {
 
 // A constraint that could not be solved when it was met (its variables were not bound yet);
 // retried when the whole pattern has been walked.
@@ -46,4 +46,4 @@ std::vector<Match> unique_matches(std::vector<Match> all);
 // The SPL matcher (match.cpp): every way pattern t matches f, extending s.
 States match_term(const Term &t, const Spl &f, const State &s);
 
-}  // namespace splgen::rules::match_detail
+}  // namespace splgen::rewrite::match_detail

@@ -7,7 +7,7 @@
 
 #include "generator/ir/spl.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 namespace {
 
@@ -239,4 +239,4 @@ SizeExpr size_op(SizeOp op, SizeExpr a, SizeExpr b) {
   return e;
 }
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

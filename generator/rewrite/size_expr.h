@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "generator/rewrite/rule.h"
+#include "generator/ir/rule.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
 using Bindings = std::map<std::string, int64_t>;
 
@@ -35,4 +35,4 @@ SizeExpr size_const(int64_t v);
 SizeExpr size_var(std::string name);
 SizeExpr size_op(SizeOp op, SizeExpr a, SizeExpr b);
 
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

@@ -3,18 +3,16 @@
 #include <fmt/format.h>
 
 
-#include "generator/lower/spl_to_sigma.h"
 #include "generator/rewrite/instantiate.h"
 #include "generator/rewrite/match.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 
-namespace {
-
-// Tags are transparent to untagged patterns; such a rule applies below the tag instead.
 bool skip_at_tag(const Rule &rule, const Spl &f) {
   return f->kind == SplKind::Tagged && rule.lhs.kind != TermKind::Tagged && rule.lhs.kind != TermKind::FormulaVar;
 }
+
+namespace {
 
 bool is_chain(const Spl &f) {
   return (f->kind == SplKind::Tensor && !f->marked) || f->kind == SplKind::Compose || f->kind == SplKind::DirectSum;
@@ -86,14 +84,13 @@ Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, in
 namespace {
 
 // The first rule that rewrites g (as a whole) into something else, instantiated in place.
-std::optional<Sigma> apply_first_sigma(const Sigma &g, const std::vector<const Rule *> &rules, const Rule **applied) {
+std::optional<Sigma> apply_first_sigma(const Sigma &g, const std::vector<const Rule *> &rules, const SplToSigma &lower,
+                                       const Rule **applied) {
   for (const Rule *rule : rules)
     for (const Match &m : matches(*rule, g)) {
       Sigma r;
       try {
-        r = instantiate_sigma_in_place(rule->rhs, m, g->rows, g->cols, [](const Spl &part) {
-          return lower_to_sigma(part, LoweringHook{}, 2 * kRuleLoopVarBase);
-        });
+        r = instantiate_sigma_in_place(rule->rhs, m, g->rows, g->cols, lower);
       } catch (const FormulaError &e) {
         throw FormulaError(fmt::format("rule {}: {}", rule->name, e.what()));
       }
@@ -115,14 +112,15 @@ Sigma with_sigma_children(const Sigma &s, std::vector<Sigma> kids) {
 
 // One step: the node, then (a composition) its contiguous sub-chains, longest first, then
 // its children, in pre-order.
-std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const Rule *> &rules, const Rule **applied) {
-  if (auto r = apply_first_sigma(s, rules, applied)) return r;
+std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const Rule *> &rules, const SplToSigma &lower,
+                                        const Rule **applied) {
+  if (auto r = apply_first_sigma(s, rules, lower, applied)) return r;
   const std::vector<Sigma> &kids = s->children;
   if (s->kind == SigmaKind::Compose && kids.size() > 2) {
     for (std::size_t len = kids.size() - 1; len >= 2; --len)
       for (std::size_t i = 0; i + len <= kids.size(); ++i) {
         Sigma sub = sigma_compose(std::vector<Sigma>(kids.begin() + std::ptrdiff_t(i), kids.begin() + std::ptrdiff_t(i + len)));
-        if (auto r = apply_first_sigma(sub, rules, applied)) {
+        if (auto r = apply_first_sigma(sub, rules, lower, applied)) {
           std::vector<Sigma> out(kids.begin(), kids.begin() + std::ptrdiff_t(i));
           out.push_back(*r);
           out.insert(out.end(), kids.begin() + std::ptrdiff_t(i + len), kids.end());
@@ -131,7 +129,7 @@ std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const 
       }
   }
   for (std::size_t i = 0; i < kids.size(); ++i)
-    if (auto r = rewrite_sigma_once(kids[i], rules, applied)) {
+    if (auto r = rewrite_sigma_once(kids[i], rules, lower, applied)) {
       std::vector<Sigma> out = kids;
       out[i] = *r;
       return with_sigma_children(s, std::move(out));
@@ -141,14 +139,15 @@ std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const 
 
 }  // namespace
 
-Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> &rules, int max_steps) {
+Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> &rules, const SplToSigma &lower,
+                                int max_steps) {
   std::vector<const Rule *> sigma_rules;
   for (const Rule *r : rules)
     if (is_sigma_rule(*r)) sigma_rules.push_back(r);
   Sigma current = renumber_loops(s);
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
-    std::optional<Sigma> next = rewrite_sigma_once(current, sigma_rules, &applied);
+    std::optional<Sigma> next = rewrite_sigma_once(current, sigma_rules, lower, &applied);
     if (!next) return current;
     if (step >= max_steps)
       throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rule {} still applies)",
@@ -157,71 +156,4 @@ Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> 
   }
 }
 
-Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
-  std::vector<const Rule *> sigma_rules;
-  for (const Rule *r : rules)
-    if (is_sigma_term(r->rhs) && !is_sigma_rule(*r)) sigma_rules.push_back(r);
-  // Rule sums are numbered from kRuleLoopVarBase and the parts they contain are renumbered
-  // from 0, so the identities' own loops start above both: ids never clash along a nest.
-  constexpr int kIdentityLoopVarBase = 2 * kRuleLoopVarBase;
-  int depth = 0;
-  LoweringHook hook;
-  auto lower_part = [&](const Spl &part) { return renumber_loops(lower_to_sigma(part, hook, kIdentityLoopVarBase)); };
-  // The first rule that lowers g as a whole; for a sub-chain only rules whose left side is
-  // a chain of the kind of `chain` (under the tag of g, if g is tagged).
-  auto lower_by_rule = [&](const Spl &g, const Spl *chain) -> std::optional<Sigma> {
-    for (const Rule *rule : sigma_rules) {
-      if (chain) {
-        const bool tagged = g->kind == SplKind::Tagged;
-        const Term &pattern = tagged ? rule->lhs.children.front() : rule->lhs;
-        if (tagged && (rule->lhs.kind != TermKind::Tagged || rule->lhs.tag != g->tag.kind)) continue;
-        if (!chain_pattern_for(pattern, *chain)) continue;
-      } else if (skip_at_tag(*rule, g)) {
-        continue;
-      }
-      std::vector<Match> ms = matches(*rule, g);
-      if (ms.empty()) continue;
-      if (++depth > 10000) throw FormulaError("lower_with_rules: the rules recurse without end");
-      struct Leave {
-        int &d;
-        ~Leave() { --d; }
-      } leave{depth};
-      try {
-        return instantiate_sigma(rule->rhs, ms.front(), g->rows, g->cols, lower_part);
-      } catch (const FormulaError &e) {
-        throw FormulaError(fmt::format("rule {}: {}", rule->name, e.what()));
-      }
-    }
-    return std::nullopt;
-  };
-  hook = [&](const Spl &g) -> std::optional<Sigma> {
-    if (auto s = lower_by_rule(g, nullptr)) return s;
-    // Contiguous sub-chains of a composition (longest first, left to right); under a tag,
-    // of the tagged composition, every part keeping the tag.
-    const bool tagged = g->kind == SplKind::Tagged;
-    const Spl &chain = tagged ? g->children.front() : g;
-    if (chain->kind != SplKind::Compose || chain->marked || chain->children.size() < 3) return std::nullopt;
-    const std::vector<Spl> &kids = chain->children;
-    auto piece = [&](std::size_t from, std::size_t to) {
-      Spl x = to - from == 1 ? kids[from]
-                             : with_children(chain, std::vector<Spl>(kids.begin() + std::ptrdiff_t(from),
-                                                                     kids.begin() + std::ptrdiff_t(to)));
-      return tagged ? make_tagged(g->tag, x) : x;
-    };
-    for (std::size_t len = kids.size() - 1; len >= 2; --len)
-      for (std::size_t i = 0; i + len <= kids.size(); ++i) {
-        std::optional<Sigma> middle = lower_by_rule(piece(i, i + len), &chain);
-        if (!middle) continue;
-        std::vector<Sigma> parts;
-        if (i > 0) parts.push_back(lower_part(piece(0, i)));
-        parts.push_back(*middle);
-        if (i + len < kids.size()) parts.push_back(lower_part(piece(i + len, kids.size())));
-        return sigma_compose(std::move(parts));
-      }
-    return std::nullopt;
-  };
-  Sigma lowered = renumber_loops(lower_to_sigma(f, sigma_rules.empty() ? LoweringHook{} : hook, kIdentityLoopVarBase));
-  return rewrite_sigma_to_fixpoint(lowered, rules);
-}
-
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

@@ -129,11 +129,11 @@ std::vector<Evaluation> evaluate_plans(const Spl &node, const std::vector<Plan> 
   // Generate every kernel (cheap), each under its own name.
   std::vector<std::string> sources(plans.size()), names(plans.size());
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    GenOptions g = with_plan(o.gen, plans[i]);
+    driver::GenOptions g = with_plan(o.gen, plans[i]);
     g.inverse = false;  // node carries its root
     g.name = fmt::format("splgen_candidate_{}", i);
     try {
-      sources[i] = run_pipeline(spec_text, g).source;
+      sources[i] = driver::run_pipeline(spec_text, g).source;
       names[i] = g.name;
     } catch (const std::exception &e) {
       out[i].status = Evaluation::Status::GenError;

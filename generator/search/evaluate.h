@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "generator/ir/spl.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/search/plan.h"
 
 namespace splgen::search {
 
 struct EvalOptions {
-  GenOptions gen;                        // isa, precision, rule files (plan, name, inverse are set per plan)
+  driver::GenOptions gen;                        // isa, precision, rule files (plan, name, inverse are set per plan)
   std::string compiler;                  // empty: $CXX, else c++
   std::string flags = "-O3 -march=native";
   int jobs = 0;                          // compilers run at once; 0: the available cores

@@ -3,20 +3,21 @@
 #include <fmt/format.h>
 
 #include "generator/ir/print.h"
+#include "generator/parse/formula_parser.h"
 
 namespace splgen::search {
 
-GenOptions with_plan(GenOptions options, const Plan &plan) {
-  options.plan = plan.is_default ? std::string() : plan.formula;
+driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan) {
+  options.plan = plan.is_default ? Spl() : parse::parse_formula(plan.formula);
   options.max_vector_width = plan.vector_width;
   return options;
 }
 
-Plan default_plan(const std::string &spec_text, const GenOptions &options) {
-  GenOptions o = options;
-  o.plan.clear();
+Plan default_plan(const std::string &spec_text, const driver::GenOptions &options) {
+  driver::GenOptions o = options;
+  o.plan = nullptr;
   o.max_vector_width = 0;
-  PipelineResult r = run_pipeline(spec_text, o);
+  driver::PipelineResult r = driver::run_pipeline(spec_text, o);
   Plan p;
   p.formula = print(r.expansion.formula);
   p.tree = "default";

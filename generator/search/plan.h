@@ -1,11 +1,11 @@
 // A searched plan: the ruletree the search chose, as formula text that `splgen expand` reads
-// (and GenOptions::plan uses in place of the default expansion), with the target parameters
+// (and driver::GenOptions::plan uses in place of the default expansion), with the target parameters
 // searched alongside it (the vector width) and a short description for people.
 #pragma once
 #include <string>
 
 #include "generator/ir/spl.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 
 namespace splgen::search {
 
@@ -16,11 +16,11 @@ struct Plan {
   bool is_default = false; // the generator's default expansion (no search)
 };
 
-// The GenOptions that generate the plan's kernel.
-GenOptions with_plan(GenOptions options, const Plan &plan);
+// The driver::GenOptions that generate the plan's kernel.
+driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan);
 
 // The default plan of a spec for a target: the expansion `splgen gen` makes without a plan.
-Plan default_plan(const std::string &spec_text, const GenOptions &options);
+Plan default_plan(const std::string &spec_text, const driver::GenOptions &options);
 
 // "w=2" / "" : the vector width in short, for tables.
 std::string describe_width(int vector_width);

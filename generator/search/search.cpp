@@ -46,7 +46,7 @@ std::string join_trees(const std::string &rule, const std::vector<std::string> &
 Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std::atomic<bool> *interrupt)
     : o_(o), progress_(progress), interrupt_(interrupt), start_(Clock::now()) {
   rules_ = breakdown_rules(shipped_rules());
-  Spl spec = parse_formula(o.spec);
+  Spl spec = parse::parse_formula(o.spec);
   if (spec->kind != SplKind::DFT) throw FormulaError("search needs a DFT(n) or DFT(n,k) spec, not " + print(spec));
   if (o.eval.gen.inverse) spec = make_dft(spec->a, -spec->b);
   root_ = spec;
@@ -57,7 +57,7 @@ Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std
   gen_ = o.eval.gen;
   gen_.inverse = false;  // root_ carries its root of unity
   gen_.name.clear();
-  gen_.plan.clear();
+  gen_.plan = nullptr;
   gen_.max_vector_width = 0;
   const int jobs = o.eval.jobs > 0 ? o.eval.jobs : default_jobs();
   jobs_ = jobs;

@@ -65,7 +65,7 @@ struct SearchResult {
 };
 
 // Runs the search. `interrupt` (may be null) stops it like the budget: the best so far is returned.
-// Throws FormulaError / ParseError for a bad spec, std::invalid_argument for exhaustive beyond max_candidates.
+// Throws FormulaError / parse::ParseError for a bad spec, std::invalid_argument for exhaustive beyond max_candidates.
 SearchResult run_search(const SearchOptions &options, const ProgressFn &progress = {},
                         const std::atomic<bool> *interrupt = nullptr);
 

@@ -39,14 +39,14 @@ std::string short_rule_name(const std::string &rule) {
   return rule;
 }
 
-std::vector<Split> splits(const Spl &dft, const std::vector<const rules::Rule *> &breakdown) {
+std::vector<Split> splits(const Spl &dft, const std::vector<const Rule *> &breakdown) {
   std::vector<Split> out;
-  for (const rules::Rule *rule : breakdown) {
-    for (rules::Match &m : rules::matches(*rule, dft)) {
+  for (const Rule *rule : breakdown) {
+    for (rewrite::Match &m : rewrite::matches(*rule, dft)) {
       Split s;
       s.rule = rule->name;
       try {
-        s.rhs = rules::instantiate_spl(rule->rhs, m);
+        s.rhs = rewrite::instantiate_spl(rule->rhs, m);
       } catch (const std::exception &) {
         continue;  // a size that is not a positive integer under this match
       }

@@ -24,7 +24,7 @@ struct Split {
 bool codelet_allowed(const Spl &dft);
 
 // Every split of the node by the breakdown rules, in rule order then match order.
-std::vector<Split> splits(const Spl &dft, const std::vector<const rules::Rule *> &breakdown);
+std::vector<Split> splits(const Spl &dft, const std::vector<const Rule *> &breakdown);
 
 // The rule's right side with its DFT non-terminals replaced, in order, by `children`.
 Spl substitute(const Spl &rhs, const std::vector<Spl> &children);

@@ -61,9 +61,9 @@ class Searcher {
   ProgressFn progress_;
   const std::atomic<bool> *interrupt_;
   Clock::time_point start_;
-  std::vector<const rules::Rule *> rules_;
+  std::vector<const Rule *> rules_;
   Spl root_;
-  GenOptions gen_;
+  driver::GenOptions gen_;
   int jobs_ = 1;
   Plan default_;
   double default_first_ns_ = 0;

@@ -15,13 +15,17 @@
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/parse/formula_parser.h"
-#include "generator/search/json.h"
+#include "generator/support/json.h"
 
 #ifndef SPLGEN_VERSION
 #define SPLGEN_VERSION "0"
 #endif
 
 namespace splgen::search {
+
+using support::Json;
+using support::JsonError;
+using support::parse_json;
 
 namespace {
 
@@ -30,7 +34,7 @@ constexpr int kVersion = 1;
 
 int64_t spec_size(const std::string &spec) {
   try {
-    return parse_formula(spec)->rows;
+    return parse::parse_formula(spec)->rows;
   } catch (const std::exception &) {
     return 0;
   }
@@ -68,8 +72,8 @@ void Wisdom::merge(const Wisdom &other) {
   for (const WisdomEntry &e : other.entries) merge(e);
 }
 
-WisdomKey wisdom_key(const std::string &spec_text, const GenOptions &options, const std::string &compiler) {
-  Spl spec = parse_formula(spec_text);
+WisdomKey wisdom_key(const std::string &spec_text, const driver::GenOptions &options, const std::string &compiler) {
+  Spl spec = parse::parse_formula(spec_text);
   if (options.inverse) {
     if (spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
     spec = make_dft(spec->a, -spec->b);
@@ -247,7 +251,7 @@ Plan entry_plan(const WisdomEntry &e) {
   return p;
 }
 
-WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text, const GenOptions &options,
+WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text, const driver::GenOptions &options,
                            const std::string &compiler) {
   Wisdom w = load_wisdom(path);
   WisdomKey key = wisdom_key(spec_text, options, compiler);
@@ -267,8 +271,8 @@ WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text
   // A plan must parse and be of the spec's size; otherwise it is stale (a hand-edited file,
   // or a formula this version does not read).
   try {
-    Spl f = parse_formula(e->formula);
-    Spl spec = parse_formula(key.spec);
+    Spl f = parse::parse_formula(e->formula);
+    Spl spec = parse::parse_formula(key.spec);
     if (f->rows != spec->rows || f->cols != spec->cols) throw FormulaError("size differs");
   } catch (const std::exception &ex) {
     out.message = fmt::format("wisdom {}: the entry for {} ({}, {}) has an unusable formula ({}); using the default plan",

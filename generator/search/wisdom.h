@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/search/plan.h"
 
 namespace splgen::search {
@@ -56,7 +56,7 @@ struct Wisdom {
 
 // The key of a spec for a target on this machine: `spec_text` parsed (and inverted with
 // options.inverse), the compiler (empty: $CXX, else c++) with its version, cpu_model().
-WisdomKey wisdom_key(const std::string &spec_text, const GenOptions &options, const std::string &compiler = "");
+WisdomKey wisdom_key(const std::string &spec_text, const driver::GenOptions &options, const std::string &compiler = "");
 
 // Text <-> wisdom. parse_wisdom throws WisdomError naming `file` with line:column.
 std::string format_wisdom(const Wisdom &w);
@@ -76,7 +76,7 @@ struct WisdomLookup {
   std::optional<Plan> plan;
   std::string message;  // for stderr when plan is empty: "... using the default plan"
 };
-WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text, const GenOptions &options,
+WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text, const driver::GenOptions &options,
                            const std::string &compiler = "");
 
 }  // namespace splgen::search

@@ -13,7 +13,7 @@
 #include <memory>
 #include <random>
 
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/reference.h"
 
@@ -109,12 +109,12 @@ void generate_compile_and_check(const std::vector<KernelSpec> &kernels, const st
   test::TempDir dir("splgen-kernels");
   std::string unity;
   for (const KernelSpec &k : kernels) {
-    GenOptions options;
+    driver::GenOptions options;
     options.name = k.name();
     options.precision = k.precision;
     options.inverse = k.inverse;
     options.isa = k.isa;
-    PipelineResult r = run_pipeline(fmt::format("DFT({})", k.n), options);
+    driver::PipelineResult r = driver::run_pipeline(fmt::format("DFT({})", k.n), options);
     unity += fmt::format("#include \"{}\"\n", dir.write(k.name() + ".cpp", r.source));
   }
   // One translation unit: generated files must compile together, and the intrinsics
@@ -197,9 +197,9 @@ INSTANTIATE_TEST_SUITE_P(Isa, SimdKernels, ::testing::Values(Isa::Sse2, Isa::Avx
 TEST(Kernels, SameInputSameBytes) {
   for (const char *spec : {"DFT(12)", "DFT(48)", "DFT(1024)", "DFT(97)"})
     for (Isa isa : {Isa::Scalar, Isa::Avx2}) {
-      GenOptions options;
+      driver::GenOptions options;
       options.isa = isa;
-      EXPECT_EQ(run_pipeline(spec, options).source, run_pipeline(spec, options).source) << spec;
+      EXPECT_EQ(driver::run_pipeline(spec, options).source, driver::run_pipeline(spec, options).source) << spec;
     }
 }
 

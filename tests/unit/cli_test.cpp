@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "generator/ir/dense.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/run_program.h"
@@ -140,7 +140,7 @@ TEST_F(CliTest, ExpandPrintsRuletreeAndFormula) {
   ASSERT_GE(out.size(), 2u) << r.out;
   EXPECT_EQ(out.front().rfind("DFT(16) ", 0), 0u) << r.out;  // the root of the ruletree
   // The last line is the expanded formula; it parses and means DFT(16).
-  Spl formula = parse_formula(out.back());
+  Spl formula = parse::parse_formula(out.back());
   EXPECT_LT(max_abs_difference(to_dense(formula), to_dense(make_dft(16))), 1e-9) << out.back();
 }
 
@@ -149,7 +149,7 @@ TEST_F(CliTest, ExpandInverse) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> out = text_lines(r.out);
   ASSERT_FALSE(out.empty());
-  Spl formula = parse_formula(out.back());
+  Spl formula = parse::parse_formula(out.back());
   EXPECT_LT(max_abs_difference(to_dense(formula), to_dense(make_dft(8, -1))), 1e-9) << out.back();
 }
 
@@ -158,7 +158,7 @@ TEST_F(CliTest, LowerDumpAllPrintsEveryStage) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   std::size_t last = 0;
-  for (const std::string &stage : pipeline_stages()) {
+  for (const std::string &stage : driver::pipeline_stages()) {
     std::size_t at = r.out.find("== " + stage + " ==\n");
     ASSERT_NE(at, std::string::npos) << stage << "\n" << r.out;
     EXPECT_GE(at, last) << "stages must appear in pipeline order";

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/cpp/complex_codelet.h"
+#include "generator/lower/complex_codelet.h"
 #include "backends/cpp/cpp_backend.h"
 #include "generator/ir/loops.h"
 #include "tests/support/kernel_loader.h"
@@ -346,17 +347,17 @@ TEST(CppBackend, ComplexCodeletOneVectorPerComplex) {
     for (std::size_t p = s.find(part); p != std::string::npos; p = s.find(part, p + 1)) ++k;
     return k;
   };
-  std::string d = emit_complex_codelet(4, 1, "k4", CppEmitOptions{Precision::Double, {"h"}, Isa::Avx2});
+  std::string d = emit_complex_codelet(lower_complex_codelet(4, 1), "k4", CppEmitOptions{Precision::Double, {"h"}, Isa::Avx2});
   EXPECT_EQ(count(d, "_mm_loadu_pd(x + "), 4u) << d;
   EXPECT_EQ(count(d, "_mm_storeu_pd(y + "), 4u) << d;
   EXPECT_EQ(count(d, "_mm_add_pd(") + count(d, "_mm_sub_pd("), 8u) << d;
   EXPECT_EQ(count(d, "_mm_shuffle_pd("), 1u) << d;
   EXPECT_FALSE(contains(d, "x[")) << d;
   EXPECT_TRUE(contains(d, "target(\"avx2,fma\")")) << d;
-  std::string f = emit_complex_codelet(12, -1, "k12", CppEmitOptions{Precision::Float, {}, Isa::Sse2});
+  std::string f = emit_complex_codelet(lower_complex_codelet(12, -1), "k12", CppEmitOptions{Precision::Float, {}, Isa::Sse2});
   EXPECT_TRUE(contains(f, "_mm_load_sd(reinterpret_cast<const double *>(x + 22))")) << f;
   EXPECT_TRUE(contains(f, "_mm_store_sd(reinterpret_cast<double *>(y + 22)")) << f;
-  EXPECT_EQ(f, emit_complex_codelet(12, -1, "k12", CppEmitOptions{Precision::Float, {}, Isa::Sse2}));
+  EXPECT_EQ(f, emit_complex_codelet(lower_complex_codelet(12, -1), "k12", CppEmitOptions{Precision::Float, {}, Isa::Sse2}));
 }
 
 TEST(CppBackend, HeaderLinesAndSignature) {

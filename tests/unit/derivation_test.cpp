@@ -11,10 +11,10 @@
 namespace splgen {
 namespace {
 
-std::vector<const rules::Rule *> named(const std::vector<std::string> &names) {
-  std::vector<const rules::Rule *> out;
+std::vector<const Rule *> named(const std::vector<std::string> &names) {
+  std::vector<const Rule *> out;
   for (const std::string &n : names) {
-    const rules::Rule *r = shipped_rules().find(n);
+    const Rule *r = shipped_rules().find(n);
     EXPECT_NE(r, nullptr) << n;
     if (r) out.push_back(r);
   }
@@ -23,15 +23,15 @@ std::vector<const rules::Rule *> named(const std::vector<std::string> &names) {
 
 void expect_derivation(const std::string &spec, const std::vector<std::string> &stage_rules, const std::string &final_rule) {
   SCOPED_TRACE(spec);
-  Spl f = parse_formula(spec);
-  Spl derived = rules::rewrite_to_fixpoint(f, named(stage_rules));
-  const rules::Rule *final = shipped_rules().find(final_rule);
+  Spl f = parse::parse_formula(spec);
+  Spl derived = rewrite::rewrite_to_fixpoint(f, named(stage_rules));
+  const Rule *final = shipped_rules().find(final_rule);
   ASSERT_NE(final, nullptr);
-  std::vector<rules::Match> m = rules::matches(*final, f);
+  std::vector<rewrite::Match> m = rewrite::matches(*final, f);
   ASSERT_FALSE(m.empty());
-  Spl stated = rules::instantiate_spl(final->rhs, m.front());
+  Spl stated = rewrite::instantiate_spl(final->rhs, m.front());
   EXPECT_TRUE(equal(derived, stated)) << "derived: " << print(derived) << "\nstated:  " << print(stated);
-  Spl untagged = parse_formula(spec.substr(spec.find('[') + 1, spec.rfind(']') - spec.find('[') - 1));
+  Spl untagged = parse::parse_formula(spec.substr(spec.find('[') + 1, spec.rfind(']') - spec.find('[') - 1));
   EXPECT_LT(max_abs_difference(to_dense(derived), to_dense(untagged)), 1e-9);
 }
 
@@ -45,18 +45,18 @@ TEST(Derivation, Tiled2D) {
 const std::vector<std::string> kTiled1dStages = {"tiled_twiddle_i_tensor_a_stride", "tiled_fence", "tiled_a_tensor_i"};
 
 TEST(Derivation, Tiled1D) {
-  Spl spec = parse_formula("tiled(4)[ DFT(256) ]");
+  Spl spec = parse::parse_formula("tiled(4)[ DFT(256) ]");
   Expansion e = expand(spec);
   ASSERT_EQ(e.trees.size(), 1u);
   EXPECT_EQ(e.trees[0]->rule, "dft_ct_dit");
   EXPECT_EQ(e.trees[0]->choice, "k=1, m=16, n=16");
-  Spl derived = rules::rewrite_to_fixpoint(e.formula, named(kTiled1dStages));
+  Spl derived = rewrite::rewrite_to_fixpoint(e.formula, named(kTiled1dStages));
   // Structurally the shipped statement of (19) ...
-  const rules::Rule *final = shipped_rules().find("tiled_dft_1d");
+  const Rule *final = shipped_rules().find("tiled_dft_1d");
   ASSERT_NE(final, nullptr);
-  std::vector<rules::Match> m = rules::matches(*final, spec);
+  std::vector<rewrite::Match> m = rewrite::matches(*final, spec);
   ASSERT_FALSE(m.empty());
-  Spl stated = rules::instantiate_spl(final->rhs, m.front());
+  Spl stated = rewrite::instantiate_spl(final->rhs, m.front());
   EXPECT_TRUE(equal(derived, stated)) << "derived: " << print(derived) << "\nstated:  " << print(stated);
   // ... and the DFT as a matrix: two stages, each ending in memory transfers of whole tiles.
   EXPECT_LT(max_abs_difference(to_dense(derived), to_dense(make_dft(256))), 1e-9);
@@ -66,17 +66,17 @@ TEST(Derivation, Tiled1D) {
   // Without the tag the expander keeps its own choice for 256 points too (balanced), but
   // for 4096 it would take radix 32; under tiled(8) it takes 64 x 64, and the derivation
   // still gives (19), with the 64-point DFTs expanded (the stage form of (19)).
-  EXPECT_EQ(expand(parse_formula("DFT(4096)")).trees[0]->choice, "k=1, m=32, n=128");
-  Expansion big = expand(parse_formula("tiled(8)[ DFT(4096) ]"));
+  EXPECT_EQ(expand(parse::parse_formula("DFT(4096)")).trees[0]->choice, "k=1, m=32, n=128");
+  Expansion big = expand(parse::parse_formula("tiled(8)[ DFT(4096) ]"));
   EXPECT_EQ(big.trees[0]->choice, "k=1, m=64, n=64");
-  Spl big_derived = rules::rewrite_to_fixpoint(big.formula, named(kTiled1dStages));
-  const rules::Rule *stages = shipped_rules().find("tiled_1d_stages");
+  Spl big_derived = rewrite::rewrite_to_fixpoint(big.formula, named(kTiled1dStages));
+  const Rule *stages = shipped_rules().find("tiled_1d_stages");
   ASSERT_NE(stages, nullptr);
-  std::vector<rules::Match> sm = rules::matches(*stages, big.formula);
+  std::vector<rewrite::Match> sm = rewrite::matches(*stages, big.formula);
   ASSERT_FALSE(sm.empty());
-  EXPECT_TRUE(equal(big_derived, rules::instantiate_spl(stages->rhs, sm.front()))) << print(big_derived);
+  EXPECT_TRUE(equal(big_derived, rewrite::instantiate_spl(stages->rhs, sm.front()))) << print(big_derived);
   // A tile size that divides no balanced split leaves the default choice.
-  EXPECT_EQ(expand(parse_formula("tiled(3)[ DFT(4096) ]")).trees[0]->choice, "k=1, m=32, n=128");
+  EXPECT_EQ(expand(parse::parse_formula("tiled(3)[ DFT(4096) ]")).trees[0]->choice, "k=1, m=32, n=128");
 }
 
 TEST(Derivation, Cubic3D) {

@@ -13,7 +13,7 @@
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/parse/formula_parser.h"
 
 namespace splgen {
@@ -79,7 +79,7 @@ TEST(Lowering, CompositeTensorIdentityLoopsInnermost) {
 // The default plan shape of large sizes: a composite in I (x) _ inside a composite (x) I,
 // the whole reading its input through a stride permutation.
 TEST(Lowering, NestedCompositesUnderTensorIdentity) {
-  Spl f = parse_formula(
+  Spl f = parse::parse_formula(
       "(((DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) ((DFT(2) (x) I(2)) * T(4,2) * (I(2) (x) DFT(2)) * L(4,2))) * L(16,4))"
       " (x) I(4)) * T(64,4) * (I(16) (x) DFT(4)) * L(64,16)");
   expect_all_stages_agree(f, to_dense(make_dft(64)));
@@ -235,14 +235,14 @@ namespace {
 
 // Code generated through a user's rule file (decimation in frequency) is still the DFT.
 TEST(Lowering, UserRuleFileGeneratesCorrectCode) {
-  GenOptions options;
+  driver::GenOptions options;
   options.rule_files = {std::string(SPLGEN_TEST_DIR) + "/rules/decimation_in_frequency.rules"};
   for (int64_t n : {64, 100, 1024}) {
-    PipelineResult r = run_pipeline("DFT(" + std::to_string(n) + ")", options);
+    driver::PipelineResult r = driver::run_pipeline("DFT(" + std::to_string(n) + ")", options);
     EXPECT_EQ(r.expansion.trees.front()->rule, "my_dif");
     std::vector<cplx> x(static_cast<std::size_t>(n));
     for (int64_t i = 0; i < n; ++i) x[std::size_t(i)] = cplx(std::sin(0.3 * double(i)), std::cos(1.7 * double(i)));
-    std::vector<cplx> y = interpret(r.loops, x);
+    std::vector<cplx> y = interpret(r.program, x);
     for (int64_t k : {int64_t(0), int64_t(1), n / 2 + 1, n - 1}) {
       cplx s = 0;
       for (int64_t l = 0; l < n; ++l) s += x[std::size_t(l)] * root_of_unity(n, k * l % n);

@@ -21,11 +21,11 @@
 namespace splgen {
 namespace {
 
-// The error message parse_formula throws for `text`, or "" when it parses.
+// The error message parse::parse_formula throws for `text`, or "" when it parses.
 std::string parse_error(std::string_view text) {
   try {
-    parse_formula(text);
-  } catch (const ParseError &e) {
+    parse::parse_formula(text);
+  } catch (const parse::ParseError &e) {
     return e.what();
   }
   return "";
@@ -35,8 +35,8 @@ void expect_round_trip(const Spl &f) {
   const std::string text = print(f);
   Spl g;
   try {
-    g = parse_formula(text);
-  } catch (const ParseError &e) {
+    g = parse::parse_formula(text);
+  } catch (const parse::ParseError &e) {
     FAIL() << "printed formula does not parse: " << text << "\n  " << e.what();
   }
   EXPECT_TRUE(equal(f, g)) << "printed: " << text << "\nreparsed: " << print(g);
@@ -105,14 +105,14 @@ TEST(Parser, RoundTripsTextOfEveryNodeKind) {
   for (const std::string &text : formulas) {
     SCOPED_TRACE(text);
     Spl f;
-    ASSERT_NO_THROW(f = parse_formula(text));
+    ASSERT_NO_THROW(f = parse::parse_formula(text));
     EXPECT_EQ(print(f), text);  // these are written exactly as the printer writes them
     expect_round_trip(f);
   }
 }
 
 TEST(Parser, CooleyTukey) {
-  Spl f = parse_formula("(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)");
+  Spl f = parse::parse_formula("(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)");
   Spl g = make_compose({tensor(make_dft(4), make_identity(4)), make_twiddle(16, 4),
                         tensor(make_identity(4), make_dft(4)), make_stride(16, 4)});
   EXPECT_TRUE(equal(f, g));
@@ -122,50 +122,50 @@ TEST(Parser, CooleyTukey) {
 }
 
 TEST(Parser, NodeFields) {
-  Spl dft = parse_formula("DFT(8,-1)");
+  Spl dft = parse::parse_formula("DFT(8,-1)");
   EXPECT_EQ(dft->kind, SplKind::DFT);
   EXPECT_EQ(dft->a, 8);
   EXPECT_EQ(dft->b, 7);
-  Spl t = parse_formula("T(16,4,-1)");
+  Spl t = parse::parse_formula("T(16,4,-1)");
   EXPECT_EQ(t->kind, SplKind::Twiddle);
   EXPECT_EQ(t->c, 15);
-  Spl diag = parse_formula("Diag(1, -0.5, 2i, -1i, 0.5+2i, 0.5-2e-3i, 0.5 + 2i, 0.5 - 2i, +3, -0i)");
+  Spl diag = parse::parse_formula("Diag(1, -0.5, 2i, -1i, 0.5+2i, 0.5-2e-3i, 0.5 + 2i, 0.5 - 2i, +3, -0i)");
   ASSERT_EQ(diag->kind, SplKind::Diag);
   const std::vector<cplx> values = {{1, 0},     {-0.5, 0},     {0, 2},   {0, -1},  {0.5, 2},
                                     {0.5, -2e-3}, {0.5, 2}, {0.5, -2}, {3, 0}, {0, 0}};
   EXPECT_EQ(diag->diag, values);
-  Spl perm = parse_formula("Perm(2, 0, 1)");
+  Spl perm = parse::parse_formula("Perm(2, 0, 1)");
   EXPECT_EQ(perm->perm, (std::vector<int64_t>{2, 0, 1}));
-  Spl tagged = parse_formula("smp(2,4)[ DFT(8) ]");
+  Spl tagged = parse::parse_formula("smp(2,4)[ DFT(8) ]");
   ASSERT_EQ(tagged->kind, SplKind::Tagged);
   EXPECT_EQ(tagged->tag.kind, TagKind::Smp);
   EXPECT_EQ(tagged->tag.params, (std::vector<int64_t>{2, 4}));
   EXPECT_TRUE(equal(tagged->children.front(), make_dft(8)));
 
-  Spl nd = parse_formula("DFT(2 x 3 x 4,-1)");
+  Spl nd = parse::parse_formula("DFT(2 x 3 x 4,-1)");
   ASSERT_EQ(nd->kind, SplKind::DFTnd);
   EXPECT_EQ(nd->perm, (std::vector<int64_t>{2, 3, 4}));
   EXPECT_EQ(nd->rows, 24);
   EXPECT_EQ(nd->b, 23);
   EXPECT_TRUE(equal(nd, make_dft_nd({2, 3, 4}, -1)));
-  EXPECT_TRUE(equal(parse_formula("DFT(3x4)"), make_dft_nd({3, 4})));
-  EXPECT_TRUE(equal(parse_formula("DFT( 3\nx\t4 , 5 )"), make_dft_nd({3, 4}, 5)));
-  EXPECT_TRUE(equal(parse_formula("DFT(8)"), make_dft(8)));  // one dimension: the plain DFT
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(3x4)"), make_dft_nd({3, 4})));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT( 3\nx\t4 , 5 )"), make_dft_nd({3, 4}, 5)));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(8)"), make_dft(8)));  // one dimension: the plain DFT
 
-  Spl mat = parse_formula("Mat(2,3, [1, 2, 3i, 4, -5, 6-1i])");
+  Spl mat = parse::parse_formula("Mat(2,3, [1, 2, 3i, 4, -5, 6-1i])");
   ASSERT_EQ(mat->kind, SplKind::Dense);
   EXPECT_EQ(mat->rows, 2);
   EXPECT_EQ(mat->cols, 3);
   EXPECT_EQ(mat->diag, (std::vector<cplx>{{1, 0}, {2, 0}, {0, 3}, {4, 0}, {-5, 0}, {6, -1}}));
 
-  Spl tiles = parse_formula("I(4) (x)~ DFT(2)");
+  Spl tiles = parse::parse_formula("I(4) (x)~ DFT(2)");
   ASSERT_EQ(tiles->kind, SplKind::Tensor);
   EXPECT_TRUE(tiles->marked);
   EXPECT_EQ(tiles->rows, 8);
   EXPECT_TRUE(equal(tiles, make_tile_tensor(make_identity(4), make_dft(2))));
   EXPECT_FALSE(equal(tiles, tensor(make_identity(4), make_dft(2))));  // same matrix, different node
 
-  Spl fence = parse_formula("DFT(4) | L(4,2)");
+  Spl fence = parse::parse_formula("DFT(4) | L(4,2)");
   ASSERT_EQ(fence->kind, SplKind::Compose);
   EXPECT_TRUE(fence->marked);
   EXPECT_TRUE(equal(fence, make_fence({make_dft(4), make_stride(4, 2)})));
@@ -175,22 +175,22 @@ TEST(Parser, NodeFields) {
 TEST(Parser, Precedence) {
   Spl a = make_dft(2), b = make_identity(2), c = make_dft(4);
   // (x) binds tighter than (+), which binds tighter than *.
-  EXPECT_TRUE(equal(parse_formula("DFT(2) (x) I(2) * DFT(4)"), compose(tensor(a, b), c)));
-  EXPECT_TRUE(equal(parse_formula("DFT(4) * DFT(2) (x) I(2)"), compose(c, tensor(a, b))));
-  EXPECT_TRUE(equal(parse_formula("DFT(2) (+) DFT(2) (x) I(2)"), make_direct_sum({a, tensor(a, b)})));
-  EXPECT_TRUE(equal(parse_formula("DFT(2) (x) I(2) (+) DFT(2)"), make_direct_sum({tensor(a, b), a})));
-  EXPECT_TRUE(equal(parse_formula("DFT(2) (+) DFT(2) * I(4)"), make_direct_sum({a, a})));
-  EXPECT_TRUE(equal(parse_formula("(DFT(2) (+) DFT(2)) (x) I(2)"), tensor(make_direct_sum({a, a}), b)));
-  EXPECT_TRUE(equal(parse_formula("DFT(2) (x) (I(2) * DFT(2))"), tensor(a, compose(b, a))));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(2) (x) I(2) * DFT(4)"), compose(tensor(a, b), c)));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(4) * DFT(2) (x) I(2)"), compose(c, tensor(a, b))));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(2) (+) DFT(2) (x) I(2)"), make_direct_sum({a, tensor(a, b)})));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(2) (x) I(2) (+) DFT(2)"), make_direct_sum({tensor(a, b), a})));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(2) (+) DFT(2) * I(4)"), make_direct_sum({a, a})));
+  EXPECT_TRUE(equal(parse::parse_formula("(DFT(2) (+) DFT(2)) (x) I(2)"), tensor(make_direct_sum({a, a}), b)));
+  EXPECT_TRUE(equal(parse::parse_formula("DFT(2) (x) (I(2) * DFT(2))"), tensor(a, compose(b, a))));
   // Chains are flat: grouping does not matter.
-  EXPECT_TRUE(equal(parse_formula("(DFT(2) (x) DFT(2)) (x) DFT(2)"), parse_formula("DFT(2) (x) (DFT(2) (x) DFT(2))")));
-  EXPECT_TRUE(equal(parse_formula("(DFT(4) * DFT(4)) * DFT(4)"), parse_formula("DFT(4) * (DFT(4) * DFT(4))")));
+  EXPECT_TRUE(equal(parse::parse_formula("(DFT(2) (x) DFT(2)) (x) DFT(2)"), parse::parse_formula("DFT(2) (x) (DFT(2) (x) DFT(2))")));
+  EXPECT_TRUE(equal(parse::parse_formula("(DFT(4) * DFT(4)) * DFT(4)"), parse::parse_formula("DFT(4) * (DFT(4) * DFT(4))")));
 }
 
 // Loosest first: |, *, (+), (x)~, (x), postfix '.
 TEST(Parser, PrecedenceOfFencesTilesAndTransposes) {
   Spl a = make_dft(2), b = make_identity(2), c = make_dft(4), l = make_stride(4, 2), l8 = make_stride(8, 2);
-  auto parse = [](const char *text) { return parse_formula(text); };
+  auto parse = [](const char *text) { return parse::parse_formula(text); };
   EXPECT_TRUE(equal(parse("DFT(4) | L(4,2) * DFT(4)"), make_fence({c, compose(l, c)})));
   EXPECT_TRUE(equal(parse("DFT(4) * L(4,2) | DFT(4)"), make_fence({compose(c, l), c})));
   EXPECT_TRUE(equal(parse("DFT(2) (+) DFT(2) | DFT(4)"), make_fence({make_direct_sum({a, a}), c})));
@@ -214,35 +214,35 @@ TEST(Parser, PrecedenceOfFencesTilesAndTransposes) {
 }
 
 TEST(Parser, Transposes) {
-  EXPECT_EQ(print(parse_formula("L(8,2)'")), "L(8,4)");
-  EXPECT_EQ(print(parse_formula("L(16,4)'")), "L(16,4)");
-  EXPECT_EQ(print(parse_formula("Perm(1, 2, 0)'")), "Perm(2, 0, 1)");
-  EXPECT_EQ(print(parse_formula("DFT(8,3)' (+) DFT(2 x 4)' (+) T(16,4)' (+) Diag(1, 2i)'")),
+  EXPECT_EQ(print(parse::parse_formula("L(8,2)'")), "L(8,4)");
+  EXPECT_EQ(print(parse::parse_formula("L(16,4)'")), "L(16,4)");
+  EXPECT_EQ(print(parse::parse_formula("Perm(1, 2, 0)'")), "Perm(2, 0, 1)");
+  EXPECT_EQ(print(parse::parse_formula("DFT(8,3)' (+) DFT(2 x 4)' (+) T(16,4)' (+) Diag(1, 2i)'")),
             "DFT(8,3) (+) DFT(2 x 4) (+) T(16,4) (+) Diag(1, 2i)");
-  EXPECT_EQ(print(parse_formula("Mat(2,3, [1, 2, 3i, 4, -5, 6])'")), "Mat(3,2, [1, 4, 2, -5, 3i, 6])");
-  EXPECT_EQ(print(parse_formula("(DFT(4) * L(4,2) * Perm(1,2,3,0))'")), "Perm(3, 0, 1, 2) * L(4,2) * DFT(4)");
-  EXPECT_EQ(print(parse_formula("(DFT(8) | I(2) (x)~ L(4,2) | L(8,2) (x)~ I(1))'")),
+  EXPECT_EQ(print(parse::parse_formula("Mat(2,3, [1, 2, 3i, 4, -5, 6])'")), "Mat(3,2, [1, 4, 2, -5, 3i, 6])");
+  EXPECT_EQ(print(parse::parse_formula("(DFT(4) * L(4,2) * Perm(1,2,3,0))'")), "Perm(3, 0, 1, 2) * L(4,2) * DFT(4)");
+  EXPECT_EQ(print(parse::parse_formula("(DFT(8) | I(2) (x)~ L(4,2) | L(8,2) (x)~ I(1))'")),
             "(L(8,4) (x)~ I(1)) | (I(2) (x)~ L(4,2)) | DFT(8)");
-  EXPECT_EQ(print(parse_formula("(L(4,2) (x)~ L(8,2))'")), "L(4,2) (x)~ L(8,4)");
-  EXPECT_EQ(print(parse_formula("vec(2)[ L(8,2) * DFT(8) ]'")), "vec(2)[ DFT(8) * L(8,4) ]");
-  EXPECT_EQ(print(parse_formula("(Mat(1,2, [1, 2]) * Mat(2,1, [3, 4]))'")), "Mat(1,2, [3, 4]) * Mat(2,1, [1, 2])");
+  EXPECT_EQ(print(parse::parse_formula("(L(4,2) (x)~ L(8,2))'")), "L(4,2) (x)~ L(8,4)");
+  EXPECT_EQ(print(parse::parse_formula("vec(2)[ L(8,2) * DFT(8) ]'")), "vec(2)[ DFT(8) * L(8,4) ]");
+  EXPECT_EQ(print(parse::parse_formula("(Mat(1,2, [1, 2]) * Mat(2,1, [3, 4]))'")), "Mat(1,2, [3, 4]) * Mat(2,1, [1, 2])");
 }
 
 TEST(Parser, WhitespaceIsSkippedEverywhere) {
-  Spl f = parse_formula("(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)");
-  EXPECT_TRUE(equal(parse_formula(" \t\n( DFT ( 4 ) (x)\tI( 4 ) )\n*\nT( 16 , 4 )*(I(4)(x)DFT(4))*L(16,4)\n\n"), f));
-  EXPECT_TRUE(equal(parse_formula("smp ( 2 , 4 ) [\n DFT(8)\n ]"), parse_formula("smp(2,4)[DFT(8)]")));
-  EXPECT_TRUE(equal(parse_formula("Diag( 1 ,\n 0.5 +\t2i )"), parse_formula("Diag(1,0.5+2i)")));
+  Spl f = parse::parse_formula("(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)");
+  EXPECT_TRUE(equal(parse::parse_formula(" \t\n( DFT ( 4 ) (x)\tI( 4 ) )\n*\nT( 16 , 4 )*(I(4)(x)DFT(4))*L(16,4)\n\n"), f));
+  EXPECT_TRUE(equal(parse::parse_formula("smp ( 2 , 4 ) [\n DFT(8)\n ]"), parse::parse_formula("smp(2,4)[DFT(8)]")));
+  EXPECT_TRUE(equal(parse::parse_formula("Diag( 1 ,\n 0.5 +\t2i )"), parse::parse_formula("Diag(1,0.5+2i)")));
 }
 
 TEST(Parser, Normalises) {
-  EXPECT_EQ(print(parse_formula("I(1) (x) DFT(4)")), "DFT(4)");
-  EXPECT_EQ(print(parse_formula("I(2) (x) I(3)")), "I(6)");
-  EXPECT_EQ(print(parse_formula("DFT(4) * I(4) * DFT(4)")), "DFT(4) * DFT(4)");
-  EXPECT_EQ(print(parse_formula("L(8,1) * L(8,8) * T(8,1) * T(8,8) * T(8,2,8)")), "I(8)");
-  EXPECT_EQ(print(parse_formula("Perm(0,1,2) (+) Diag(1,1)")), "I(3) (+) I(2)");
-  EXPECT_EQ(print(parse_formula("DFT(8,9)")), "DFT(8)");
-  EXPECT_EQ(print(parse_formula("DFT(8,-3)")), "DFT(8,5)");
+  EXPECT_EQ(print(parse::parse_formula("I(1) (x) DFT(4)")), "DFT(4)");
+  EXPECT_EQ(print(parse::parse_formula("I(2) (x) I(3)")), "I(6)");
+  EXPECT_EQ(print(parse::parse_formula("DFT(4) * I(4) * DFT(4)")), "DFT(4) * DFT(4)");
+  EXPECT_EQ(print(parse::parse_formula("L(8,1) * L(8,8) * T(8,1) * T(8,8) * T(8,2,8)")), "I(8)");
+  EXPECT_EQ(print(parse::parse_formula("Perm(0,1,2) (+) Diag(1,1)")), "I(3) (+) I(2)");
+  EXPECT_EQ(print(parse::parse_formula("DFT(8,9)")), "DFT(8)");
+  EXPECT_EQ(print(parse::parse_formula("DFT(8,-3)")), "DFT(8,5)");
 }
 
 // ---------------------------------------------------------------- random formulas
@@ -424,9 +424,9 @@ TEST(Parser, TransposedTextOfRandomFormulas) {
       SCOPED_TRACE(text);
       Spl t = make_transpose(f);
       EXPECT_TRUE(equal(make_transpose(t), f));
-      EXPECT_TRUE(equal(parse_formula(text + "'"), t));
-      EXPECT_TRUE(equal(parse_formula(text + "''"), f));
-      EXPECT_TRUE(equal(parse_formula(text + "'''"), t));
+      EXPECT_TRUE(equal(parse::parse_formula(text + "'"), t));
+      EXPECT_TRUE(equal(parse::parse_formula(text + "''"), f));
+      EXPECT_TRUE(equal(parse::parse_formula(text + "'''"), t));
       expect_round_trip(t);
     }
 }
@@ -522,9 +522,9 @@ TEST(Parser, ErrorMessages) {
 
 TEST(Parser, ErrorPositionFields) {
   try {
-    parse_formula("(DFT(4) (x) I(4))\n  * T(16 4)");
+    parse::parse_formula("(DFT(4) (x) I(4))\n  * T(16 4)");
     FAIL() << "no error";
-  } catch (const ParseError &e) {
+  } catch (const parse::ParseError &e) {
     EXPECT_EQ(e.line, 2);
     EXPECT_EQ(e.column, 10);
     EXPECT_STREQ(e.what(), "2:10: expected ','");
@@ -533,11 +533,11 @@ TEST(Parser, ErrorPositionFields) {
 
 TEST(Parser, DeepNestingIsRefusedNotACrash) {
   const std::string ok = std::string(150, '(') + "DFT(2)" + std::string(150, ')');
-  EXPECT_EQ(print(parse_formula(ok)), "DFT(2)");
+  EXPECT_EQ(print(parse::parse_formula(ok)), "DFT(2)");
   std::string tags;
   for (int i = 0; i < 60; ++i) tags += "vec(2)[";
   tags += "DFT(2)" + std::string(60, ']');
-  EXPECT_NO_THROW(parse_formula(tags));
+  EXPECT_NO_THROW(parse::parse_formula(tags));
   const std::string deep = std::string(100000, '(') + "DFT(2)" + std::string(100000, ')');
   EXPECT_EQ(parse_error(deep), "1:201: formula nested too deeply (more than 200 brackets)");
   std::string deep_tags;
@@ -552,11 +552,11 @@ TEST(Parser, LongChainsAreFast) {
     chain += " * DFT(4)";
   }
   for (int i = 1; i < 30; ++i) tensor_chain += " (x) DFT(2)";
-  Spl s = parse_formula(sum);
+  Spl s = parse::parse_formula(sum);
   EXPECT_EQ(s->rows, 40000);
   EXPECT_EQ(s->children.size(), 20000u);
-  EXPECT_EQ(parse_formula(chain)->children.size(), 20000u);
-  EXPECT_EQ(parse_formula(tensor_chain)->rows, int64_t(1) << 30);
+  EXPECT_EQ(parse::parse_formula(chain)->children.size(), 20000u);
+  EXPECT_EQ(parse::parse_formula(tensor_chain)->rows, int64_t(1) << 30);
   std::vector<int64_t> big(100000);
   std::iota(big.rbegin(), big.rend(), 0);
   expect_round_trip(make_perm(big));
@@ -564,8 +564,8 @@ TEST(Parser, LongChainsAreFast) {
   std::string fence = "DFT(4)", primes = "Perm(1, 2, 0)";
   for (int i = 1; i < 20000; ++i) fence += " | DFT(4)";
   primes += std::string(100001, '\'');
-  EXPECT_EQ(parse_formula(fence)->children.size(), 20000u);
-  EXPECT_EQ(print(parse_formula(primes)), "Perm(2, 0, 1)");
+  EXPECT_EQ(parse::parse_formula(fence)->children.size(), 20000u);
+  EXPECT_EQ(print(parse::parse_formula(primes)), "Perm(2, 0, 1)");
   std::vector<cplx> entries(300 * 300, cplx(0.5, -0.25));
   expect_round_trip(make_dense(300, 300, entries));
   expect_round_trip(make_dft_nd(std::vector<int64_t>(40, 2), -1));
@@ -583,7 +583,7 @@ bool has_error_format(const std::string &what) {
   return what.size() > i + 1 && what[i] == ' ' && what[i + 1] != ' ';
 }
 
-// Arbitrary input either parses or throws ParseError "LINE:COL: message"; nothing else.
+// Arbitrary input either parses or throws parse::ParseError "LINE:COL: message"; nothing else.
 TEST(Parser, NeverCrashesOnArbitraryInput) {
   const std::vector<std::string> pieces = {
       "DFT", "I",   "L",    "T",   "Diag", "Perm", "vec", "smp", "par", "stream", "tiled", "cubic", "(",
@@ -594,14 +594,14 @@ TEST(Parser, NeverCrashesOnArbitraryInput) {
   std::mt19937 rng(7);
   auto check = [&](const std::string &text) {
     try {
-      Spl f = parse_formula(text);
+      Spl f = parse::parse_formula(text);
       expect_round_trip(f);
-    } catch (const ParseError &e) {
+    } catch (const parse::ParseError &e) {
       EXPECT_TRUE(has_error_format(e.what())) << e.what();
       EXPECT_GE(e.line, 1);
       EXPECT_GE(e.column, 1);
     } catch (...) {
-      ADD_FAILURE() << "non-ParseError exception for input: " << text;
+      ADD_FAILURE() << "non-parse::ParseError exception for input: " << text;
     }
   };
   // Random token soups.
@@ -666,10 +666,10 @@ TEST_P(ParserGolden, Matches) {
 
   std::string actual;
   try {
-    Spl f = parse_formula(input);
+    Spl f = parse::parse_formula(input);
     actual = print(f);
     expect_round_trip(f);
-  } catch (const ParseError &e) {
+  } catch (const parse::ParseError &e) {
     actual = e.what();
   }
   EXPECT_EQ(actual, expect) << "input: " << input;

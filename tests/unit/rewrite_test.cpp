@@ -14,17 +14,24 @@
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
-#include "generator/rewrite/checker.h"
+#include "generator/prove/checker.h"
+#include "generator/lower/lower_with_rules.h"
 #include "generator/rewrite/engine.h"
 #include "generator/rewrite/functions.h"
 #include "generator/rewrite/instantiate.h"
 #include "generator/rewrite/library.h"
 #include "generator/rewrite/match.h"
-#include "generator/rewrite/rule_parser.h"
+#include "generator/parse/rule_parser.h"
 #include "generator/rewrite/size_expr.h"
 #include "generator/rewrite/strategy.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
+
+using parse::parse_rule;
+using parse::parse_rule_file;
+using parse::RuleSyntaxError;
+using prove::check_rule;
+using prove::CheckResult;
 namespace {
 
 Sigma plain_lowering(const Spl &f) { return lower_to_sigma(f); }
@@ -539,7 +546,7 @@ TEST(RewriteCheck, ShapelessFormulaVariables) {
   EXPECT_EQ(w.counterexample.rfind("n=2:", 0), 0u) << w.counterexample << w.error;
 }
 
-// ---- rule text (generator/rewrite/rule_parser.h) -------------------------------------------
+// ---- rule text (generator/parse/rule_parser.h) -------------------------------------------
 
 constexpr const char *kRuleText = R"(
 # Cooley-Tukey, decimation in time
@@ -668,4 +675,4 @@ TEST(RewriteRuleText, ShippedRulesCheck) {
 }
 
 }  // namespace
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

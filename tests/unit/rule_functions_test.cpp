@@ -8,7 +8,7 @@
 #include "generator/ir/dense.h"
 #include "generator/rewrite/functions.h"
 
-namespace splgen::rules {
+namespace splgen::rewrite {
 namespace {
 
 constexpr double kTol = 1e-9;
@@ -206,4 +206,4 @@ TEST(RuleFunctions, DftMatrix) {
 }
 
 }  // namespace
-}  // namespace splgen::rules
+}  // namespace splgen::rewrite

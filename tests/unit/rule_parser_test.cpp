@@ -1,4 +1,4 @@
-// Rule-file parser (generator/parse/rule_*, generator/rewrite/rule_parser.h): the syntax
+// Rule-file parser (generator/parse/rule_*, generator/parse/rule_parser.h): the syntax
 // tree of every construct of docs/rule-language.md, precedence, where a Sum's body ends,
 // comments, families, source positions, error messages with FILE:LINE:COL, robustness on
 // arbitrary input, speed, and the golden files in tests/golden/rules (NAME.rules ->
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "generator/rewrite/rule.h"
-#include "generator/rewrite/rule_parser.h"
+#include "generator/ir/rule.h"
+#include "generator/parse/rule_parser.h"
 
-namespace splgen::rules {
+namespace splgen::parse {
 namespace {
 
 // The error message for `text`, or "" when it parses. Fails the test on any other exception.
@@ -747,4 +747,4 @@ TEST(RuleParser, GoldenFiles) {
 }
 
 }  // namespace
-}  // namespace splgen::rules
+}  // namespace splgen::parse

@@ -16,17 +16,21 @@
 
 #include "generator/ir/dense.h"
 #include "generator/ir/print.h"
-#include "generator/lower/pipeline.h"
+#include "generator/driver/pipeline.h"
 #include "generator/measure/reference.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/search/duration.h"
-#include "generator/search/json.h"
+#include "generator/support/json.h"
 #include "generator/search/search.h"
 #include "generator/search/space.h"
 #include "generator/search/wisdom.h"
 #include "tests/support/kernel_loader.h"
 
 namespace splgen::search {
+
+using support::Json;
+using support::JsonError;
+using support::parse_json;
 namespace {
 
 TEST(SearchDuration, ParsesUnits) {
@@ -100,25 +104,26 @@ TEST(SearchSpace, SplitsOfDft16) {
 TEST(SearchPlan, DefaultPlanGivesTheDefaultBytes) {
   for (Isa isa : {Isa::Scalar, Isa::Avx2}) {
     for (const char *spec : {"DFT(16)", "DFT(64)", "DFT(15)"}) {
-      GenOptions g;
+      driver::GenOptions g;
       g.isa = isa;
-      PipelineResult r = run_pipeline(spec, g);
+      driver::PipelineResult r = driver::run_pipeline(spec, g);
       Plan p = default_plan(spec, g);
       Plan as_text = p;
       as_text.is_default = false;  // through the formula text, as from wisdom
-      EXPECT_EQ(run_pipeline(spec, with_plan(g, as_text)).source, r.source) << spec << " " << isa_name(isa);
+      EXPECT_EQ(driver::run_pipeline(spec, with_plan(g, as_text)).source, r.source) << spec << " " << isa_name(isa);
     }
   }
 }
 
 TEST(SearchPlan, PlanReplacesTheExpansion) {
-  GenOptions g;
-  g.plan = "L(16,4) * (I(4) (x) DFT(4)) * T(16,4) * (DFT(4) (x) I(4))";
-  PipelineResult r = run_pipeline("DFT(16)", g);
-  EXPECT_EQ(print(r.expansion.formula), g.plan);
+  driver::GenOptions g;
+  const std::string plan = "L(16,4) * (I(4) (x) DFT(4)) * T(16,4) * (DFT(4) (x) I(4))";
+  g.plan = parse::parse_formula(plan);
+  driver::PipelineResult r = driver::run_pipeline("DFT(16)", g);
+  EXPECT_EQ(print(r.expansion.formula), plan);
   EXPECT_NE(r.source.find("formula: L(16,4)"), std::string::npos);
-  g.plan = "DFT(8)";
-  EXPECT_THROW(run_pipeline("DFT(16)", g), FormulaError);
+  g.plan = parse::parse_formula("DFT(8)");
+  EXPECT_THROW(driver::run_pipeline("DFT(16)", g), FormulaError);
 }
 
 WisdomEntry entry(const std::string &spec, double ns) {
@@ -201,7 +206,7 @@ TEST(SearchWisdom, CorruptFilesAreOneLineErrors) {
 TEST(SearchWisdom, LookupFallsBackWithAMessage) {
   test::TempDir dir("splgen-wisdom-test");
   std::string path = dir.file("w.wisdom");
-  GenOptions g;
+  driver::GenOptions g;
   WisdomEntry e = entry("DFT(16)", 5);
   e.key = wisdom_key("DFT(16)", g);
   e.formula = "L(16,4) * (I(4) (x) DFT(4)) * T(16,4) * (DFT(4) (x) I(4))";
@@ -219,14 +224,14 @@ TEST(SearchWisdom, LookupFallsBackWithAMessage) {
 }
 
 // Loads the kernel a search chose and checks it against the long-double reference.
-void expect_correct(const std::string &spec, const Plan &plan, const GenOptions &g) {
+void expect_correct(const std::string &spec, const Plan &plan, const driver::GenOptions &g) {
   test::TempDir dir("splgen-search-test");
-  GenOptions o = with_plan(g, plan);
+  driver::GenOptions o = with_plan(g, plan);
   o.name = "searched";
-  std::string src = dir.write("k.cpp", run_pipeline(spec, o).source);
+  std::string src = dir.write("k.cpp", driver::run_pipeline(spec, o).source);
   test::SharedObject lib(test::compile_shared_object({src}, dir.file("k.so"), "", "-O1"));
   auto *kernel = lib.symbol<void(double *, const double *)>("searched");
-  int64_t n = parse_formula(spec)->rows;
+  int64_t n = parse::parse_formula(spec)->rows;
   std::vector<std::complex<double>> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -278,7 +283,7 @@ TEST(Search, RandomAndExhaustiveAndEstimate) {
   o = small("DFT(64)", Strategy::Estimate);
   SearchResult est = run_search(o);
   EXPECT_EQ(est.done, 0);
-  EXPECT_LT(max_abs_difference(to_dense(parse_formula(est.best.formula)), to_dense(make_dft(64))), 1e-9);
+  EXPECT_LT(max_abs_difference(to_dense(parse::parse_formula(est.best.formula)), to_dense(make_dft(64))), 1e-9);
 
   o = small("DFT(4096)", Strategy::Exhaustive);
   EXPECT_THROW(run_search(o), std::invalid_argument);

@@ -106,14 +106,14 @@ TEST(Spl, RootsOfUnityAreAccurate) {
 }
 
 TEST(Expand, EveryBreakdownChoiceIsCorrect) {
-  std::vector<const rules::Rule *> breakdown = breakdown_rules(shipped_rules());
+  std::vector<const Rule *> breakdown = breakdown_rules(shipped_rules());
   ASSERT_FALSE(breakdown.empty());
   int choices = 0;
   for (Spl dft : {make_dft(4), make_dft(6), make_dft(12), make_dft(16, -1), make_dft(30), make_dft(7), make_dft(13, -1),
                   make_dft_nd({3, 4}), make_dft_nd({2, 3, 2}, -1)})
-    for (const rules::Rule *rule : breakdown)
-      for (const rules::Match &m : rules::matches(*rule, dft)) {
-        Spl f = rules::instantiate_spl(rule->rhs, m);
+    for (const Rule *rule : breakdown)
+      for (const rewrite::Match &m : rewrite::matches(*rule, dft)) {
+        Spl f = rewrite::instantiate_spl(rule->rhs, m);
         EXPECT_LT(max_abs_difference(to_dense(f), to_dense(dft)), 1e-9) << rule->name << ": " << print(f);
         ++choices;
       }

@@ -1,4 +1,4 @@
-#include "generator/rewrite/checker.h"
+#include "generator/prove/checker.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,9 @@
 #include "generator/lower/spl_to_sigma.h"
 #include "generator/rewrite/size_expr.h"
 
-namespace splgen::rules {
+namespace splgen::prove {
+
+using namespace rewrite;
 
 namespace {
 
@@ -279,4 +281,4 @@ CheckResult check_rule(const Rule &rule, const CheckOptions &options) {
   return check_rule_limited(rule, options, kMaxCheckInstances);
 }
 
-}  // namespace splgen::rules
+}  // namespace splgen::prove

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace splgen::search {
+namespace splgen::support {
 
 // A syntax error: what() is "LINE:COLUMN: MESSAGE" (1-based).
 struct JsonError : std::runtime_error {
@@ -66,4 +66,4 @@ std::string json_quote(const std::string &s);
 // Parses one JSON value (surrounded by white space only); throws JsonError.
 Json parse_json(const std::string &text);
 
-}  // namespace splgen::search
+}  // namespace splgen::support

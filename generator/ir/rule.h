@@ -10,7 +10,7 @@
 #include "generator/ir/sigma.h"
 #include "generator/ir/spl.h"
 
-namespace splgen::rules {
+namespace splgen {
 
 struct SourcePos {
   std::string file;  // "rules/dft.rules" or "<command line>"
@@ -110,4 +110,4 @@ struct RuleFile {
   std::vector<RuleSetDecl> sets;
 };
 
-}  // namespace splgen::rules
+}  // namespace splgen

@@ -1,4 +1,4 @@
-// The rule checker (declared in engine.h: check_rule; docs/rule-language.md, "The checker").
+// The rule checker (docs/rule-language.md, "The checker").
 //
 // The size variables of the left side (and, for a formula variable written without a
 // shape, its rows and columns) are enumerated from 1 with their product at most
@@ -14,7 +14,21 @@
 #pragma once
 #include "generator/rewrite/engine.h"
 
-namespace splgen::rules {
+namespace splgen::prove {
+
+struct CheckOptions {
+  int64_t max_size = 512;  // bound on the rows and columns of each instance's left side
+  unsigned seed = 1;
+};
+struct CheckResult {
+  const Rule *rule = nullptr;
+  bool ok = false;
+  int instances = 0;           // instantiations compared
+  std::string counterexample;  // the smallest failing instance: bindings and max abs error
+  std::string error;           // no instance, or an instantiation failed
+};
+CheckResult check_rule(const Rule &rule, const CheckOptions &options = {});
+
 
 inline constexpr int kMaxCheckInstances = 200;
 // A bound on the work of one rule's dense checks, in units of rows*cols*max(rows, cols) of
@@ -25,4 +39,4 @@ inline constexpr double kCheckBudget = double(1 << 22);
 // As check_rule, with a bound on the number of instances compared.
 CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, int max_instances);
 
-}  // namespace splgen::rules
+}  // namespace splgen::prove

@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "generator/rewrite/rule.h"
+#include "generator/ir/rule.h"
 
-namespace splgen::rules {
+namespace splgen::parse {
 
 struct RuleSyntaxError : std::runtime_error {
   SourcePos pos;
@@ -25,4 +25,4 @@ Rule parse_rule(std::string_view text, const std::string &path = "<command line>
 // of tests/golden/rules/ hold it.
 std::string dump(const RuleFile &file);
 
-}  // namespace splgen::rules
+}  // namespace splgen::parse

@@ -1,11 +1,11 @@
-#include "generator/search/json.h"
+#include "generator/support/json.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstdlib>
 
-namespace splgen::search {
+namespace splgen::support {
 
 JsonError::JsonError(int line_, int column_, const std::string &message)
     : std::runtime_error(fmt::format("{}:{}: {}", line_, column_, message)), line(line_), column(column_) {}
@@ -297,4 +297,4 @@ std::string json_quote(const std::string &s) {
 
 Json parse_json(const std::string &text) { return Parser(text).document(); }
 
-}  // namespace splgen::search
+}  // namespace splgen::support

@@ -1,0 +1,34 @@
+#include "backends/cpp/register.h"
+
+#include <memory>
+
+#include "backends/cpp/complex_codelet.h"
+#include "backends/cpp/cpp_backend.h"
+#include "backends/registry.h"
+
+namespace splgen::backends {
+
+namespace {
+
+CppEmitOptions cpp_options(const EmitOptions &o) { return CppEmitOptions{o.precision, o.header_lines, o.isa}; }
+
+class CppBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpp"; }
+  std::string summary() const override { return "C++, portable or with SSE2/AVX2/AVX-512 intrinsics (--isa)"; }
+  bool accepts(Isa, Precision) const override { return true; }
+  std::vector<TagKind> consumed_tags() const override { return {TagKind::Vec}; }
+  bool prints_complex_codelets() const override { return true; }
+  std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
+    return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));
+  }
+  std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
+    return splgen::emit_header(p.name(), cpp_options(o));
+  }
+};
+
+}  // namespace
+
+void register_cpp_backend() { register_backend(std::make_unique<CppBackend>()); }
+
+}  // namespace splgen::backends

@@ -1,0 +1,17 @@
+#include "generator/driver/builtin_backends.h"
+
+#include <mutex>
+
+#include "backends/cpp/register.h"
+
+namespace splgen::driver {
+
+void register_builtin_backends() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    backends::register_cpp_backend();
+    // A new backend: its register function here, one line.
+  });
+}
+
+}  // namespace splgen::driver

@@ -1,0 +1,286 @@
+#include "generator/driver/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "backends/registry.h"
+#include "generator/driver/builtin_backends.h"
+#include "generator/ir/print.h"
+#include "generator/lower/complex_codelet.h"
+#include "generator/lower/lower_with_rules.h"
+#include "generator/lower/merge_loops.h"
+#include "generator/lower/schedule_registers.h"
+#include "generator/lower/sigma_to_loops.h"
+#include "generator/lower/vectorize_loops.h"
+#include "generator/parse/formula_parser.h"
+#include "generator/prove/checker.h"
+
+#ifndef SPLGEN_VERSION
+#define SPLGEN_VERSION "0"
+#endif
+
+namespace splgen::driver {
+
+const std::vector<std::string> &pipeline_stages() {
+  static const std::vector<std::string> stages = {"spl", "expand", "sigma", "merge", "loops", "code"};
+  return stages;
+}
+
+Stage parse_stage(const std::string &name) {
+  const std::vector<std::string> &names = pipeline_stages();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return Stage(i);
+  throw std::invalid_argument("unknown stage '" + name + "' (one of spl, expand, sigma, merge, loops, code, all)");
+}
+
+std::string default_kernel_name(const Spl &spec, const GenOptions &options) {
+  std::string suffix = options.precision == Precision::Float ? "f" : "";
+  if (spec->kind == SplKind::DFT) {
+    if (spec->b == 1 || spec->a <= 2) return fmt::format("splgen_dft{}{}", spec->a, suffix);
+    if (spec->b == spec->a - 1) return fmt::format("splgen_idft{}{}", spec->a, suffix);
+    return fmt::format("splgen_dft{}_k{}{}", spec->a, spec->b, suffix);
+  }
+  return fmt::format("splgen_kernel{}x{}_{:016x}{}", spec->rows, spec->cols, spec->hash, suffix);
+}
+
+namespace {
+
+// Comment lines of about 100 characters, broken at spaces, so long formulas stay readable.
+void add_wrapped(std::vector<std::string> &lines, const std::string &label, const std::string &text) {
+  std::string line = label;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    if (line.size() + word.size() > 100 && line.size() > 4) {
+      lines.push_back(line);
+      line = "    ";
+    }
+    line += word + (end < text.size() ? " " : "");
+    start = end + 1;
+  }
+  lines.push_back(line);
+}
+
+}  // namespace
+
+ExpandOptions default_expand_options(Isa isa, Precision precision) {
+  ExpandOptions o;
+  std::vector<int> widths = vector_widths(isa, precision);
+  if (!widths.empty()) {
+    // A spec up to 32 points is one codelet with one vector per complex value, except 16, 24
+    // and 32, whose vector loops (4 or 8 lanes over the children of a split) are faster.
+    // Measured on Zen 3, AVX2 against the split: 13 2.3x, 15 2x, 20 1.1-1.15x, 10 2.2x, 12 1.6x
+    // (double; against the scalar codelet the old default used up to 12 points); 16 0.75-0.9x,
+    // 32 0.6-0.75x, 24 0.85-1.0x.
+    o.top_codelet_max = ExpansionKnobs::kCodeletMax;
+    o.top_split_multiple = ExpansionKnobs::kVectorSpecSplitMultiple;
+    o.codelet_max = ExpansionKnobs::kCodeletMax;
+    o.vector_target = true;
+  }
+  return o;
+}
+
+ExpandOptions expand_options(const GenOptions &options) {
+  ExpandOptions o = default_expand_options(options.isa, options.precision);
+  if (options.codelet_max > 0) o.codelet_max = options.codelet_max;
+  if (options.top_codelet_max > 0) {  // the user's limit, whatever the size
+    o.top_codelet_max = options.top_codelet_max;
+    o.top_split_multiple = 0;
+  }
+  return o;
+}
+
+std::vector<int> allowed_vector_widths(const GenOptions &options) {
+  std::vector<int> widths;
+  for (int w : vector_widths(options.isa, options.precision))
+    if (options.max_vector_width <= 0 || w <= options.max_vector_width) widths.push_back(w);
+  return widths;
+}
+
+namespace {
+
+const backends::Backend &backend_of(const GenOptions &options) {
+  register_builtin_backends();
+  const backends::Backend *b = backends::find_backend(options.target);
+  if (!b) {
+    std::string names;
+    for (const backends::Backend *known : backends::registered_backends())
+      names += (names.empty() ? "" : ", ") + known->name();
+    throw FormulaError(fmt::format("unknown target '{}' (one of: {})", options.target, names));
+  }
+  if (!b->accepts(options.isa, options.precision))
+    throw FormulaError(fmt::format("target '{}' does not print {} kernels for --isa {}", options.target,
+                                   options.precision == Precision::Float ? "float" : "double", isa_name(options.isa)));
+  return *b;
+}
+
+// The rules in force: --rules files, each rule proved before it is used (a false rule would
+// generate wrong code), then the shipped rules.
+void load_rules(Compilation &c) {
+  if (c.options.rule_files.empty()) return;
+  for (const std::string &file : c.options.rule_files) c.library.load(file);
+  for (const Rule *rule : c.library.all()) {
+    prove::CheckResult check = prove::check_rule(*rule);
+    if (!check.ok)
+      throw FormulaError(fmt::format("{}:{}: rule {} does not hold: {}", rule->pos.file, rule->pos.line, rule->name,
+                                     check.error.empty() ? "counterexample " + check.counterexample : check.error));
+  }
+  for (const RuleFile &f : shipped_rules().files()) c.library.add_file(f);
+}
+
+const rewrite::RuleLibrary &rules_in_force(const Compilation &c) {
+  return c.options.rule_files.empty() ? shipped_rules() : c.library;
+}
+
+// A plan replaces the default expansion: its DFT leaves are codelets where they can be, larger
+// DFTs are expanded with the default choices. It must be a formula of the spec's shape.
+Expansion expand_plan(const Spl &spec, const Spl &plan, const std::vector<const Rule *> &rules,
+                      const GenOptions &options) {
+  if (plan->rows != spec->rows || plan->cols != spec->cols)
+    throw FormulaError(fmt::format("the plan is {} x {}, the spec {} x {}: {}", plan->rows, plan->cols, spec->rows,
+                                   spec->cols, print(plan)));
+  ExpandOptions o = default_expand_options(options.isa, options.precision);
+  o.codelet_max = o.top_codelet_max = ExpansionKnobs::kCodeletMax;
+  o.top_split_multiple = 0;  // the plan says where its codelets are
+  return expand(plan, rules, o);
+}
+
+Expansion run_expand(const Compilation &c) {
+  std::vector<const Rule *> breakdown = breakdown_rules(rules_in_force(c));
+  if (c.options.plan) return expand_plan(c.spec, c.options.plan, breakdown, c.options);
+  if (c.options.rule_files.empty()) return expand(c.spec, expand_options(c.options));
+  return expand(c.spec, breakdown, expand_options(c.options));
+}
+
+Sigma run_lower(const Compilation &c) {
+  std::vector<const Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
+  for (const Rule *rule : rules_in_force(c).all())
+    if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == TermKind::Tagged) lowering.push_back(rule);
+  return lower_with_rules(c.expansion.formula, lowering);
+}
+
+// The loop IR, and the complex form of a kernel that is one codelet on a vector target when
+// the backend prints it (one vector per complex value beats the scalar codelet: 1.7x at 8).
+LoopProgram run_loops(const Compilation &c) {
+  std::string name = c.options.name.empty() ? default_kernel_name(c.spec, c.options) : c.options.name;
+  LoopProgram p;
+  p.loops = schedule_for_registers(vectorize_loops(sigma_to_loops(c.merged, name), allowed_vector_widths(c.options)));
+  const Spl &f = c.expansion.formula;
+  if (f && backend_of(c.options).prints_complex_codelets() &&
+      !vector_widths(c.options.isa, c.options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
+    p.codelet = lower_complex_codelet(f->a, f->b);
+  return p;
+}
+
+backends::EmitOptions emit_options(const Compilation &c) {
+  backends::EmitOptions emit;
+  emit.precision = c.options.precision;
+  emit.isa = c.options.isa;
+  emit.header_lines.push_back(fmt::format("generated by splgen {} -- do not edit", SPLGEN_VERSION));
+  emit.header_lines.push_back(fmt::format("spec: {} ({}, {}, {})", print(c.spec),
+                                          c.options.precision == Precision::Float ? "float" : "double",
+                                          isa_name(c.options.isa), "interleaved complex, out-of-place"));
+  if (c.expansion.formula) add_wrapped(emit.header_lines, "formula: ", print(c.expansion.formula));
+  return emit;
+}
+
+void run_stage(Compilation &c, Stage stage) {
+  switch (stage) {  // one case per stage, in order
+    case Stage::Spec: break;
+    case Stage::Expand: c.expansion = run_expand(c); break;
+    case Stage::Sigma: c.sigma = run_lower(c); break;
+    case Stage::Merge: c.merged = merge_loops(c.sigma); break;
+    case Stage::Loops: c.program = run_loops(c); break;
+    case Stage::Code: {
+      const backends::Backend &backend = backend_of(c.options);
+      backends::EmitOptions emit = emit_options(c);
+      c.source = backend.emit(c.program, emit);
+      c.header = backend.emit_header(c.program, emit);
+      break;
+    }
+  }
+  c.reached = stage;
+}
+
+Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
+  Compilation c;
+  c.options = options;
+  c.spec = spec;
+  c.reached = reached;
+  backend_of(options);  // an unknown target is an error before any work
+  load_rules(c);
+  return c;
+}
+
+}  // namespace
+
+Compilation start(const std::string &spec_text, const GenOptions &options) {
+  Spl spec = parse::parse_formula(spec_text);
+  if (options.inverse) {
+    if (spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
+    spec = make_dft(spec->a, -spec->b);
+  }
+  Compilation c = entered(spec, options, Stage::Spec);
+  c.spec_text = spec_text;
+  return c;
+}
+
+Compilation start(const Spl &spec, const GenOptions &options) { return entered(spec, options, Stage::Spec); }
+
+Compilation start_at_formula(const Spl &spec, const Spl &formula, const GenOptions &options) {
+  if (formula->rows != spec->rows || formula->cols != spec->cols)
+    throw FormulaError(fmt::format("the formula is {} x {}, the spec {} x {}", formula->rows, formula->cols,
+                                   spec->rows, spec->cols));
+  Compilation c = entered(spec, options, Stage::Expand);
+  c.expansion.formula = formula;
+  return c;
+}
+
+Compilation start_at_sigma(const Spl &spec, const Sigma &sigma, const GenOptions &options) {
+  if (sigma->rows != spec->rows || sigma->cols != spec->cols)
+    throw FormulaError(fmt::format("the Sigma-SPL is {} x {}, the spec {} x {}", sigma->rows, sigma->cols,
+                                   spec->rows, spec->cols));
+  Compilation c = entered(spec, options, Stage::Merge);
+  c.sigma = c.merged = sigma;
+  return c;
+}
+
+Compilation start_at_loops(const Spl &spec, const LoopProgram &program, const GenOptions &options) {
+  Compilation c = entered(spec, options, Stage::Loops);
+  c.program = program;
+  return c;
+}
+
+void run_until(Compilation &c, Stage last) {
+  while (c.reached < last) run_stage(c, Stage(int(c.reached) + 1));
+}
+
+Compilation run_pipeline(const std::string &spec_text, const GenOptions &options) {
+  Compilation c = start(spec_text, options);
+  run_until(c, Stage::Code);
+  return c;
+}
+
+std::string dump_stage(const Compilation &c, Stage stage) {
+  if (c.reached < stage) throw std::invalid_argument("dump_stage: the stage '" + pipeline_stages()[std::size_t(stage)] + "' has not run");
+  switch (stage) {
+    case Stage::Spec: return print(c.spec) + "\n";
+    case Stage::Expand: {
+      std::string out;
+      for (const RuletreePtr &t : c.expansion.trees) out += print(t);
+      return out + print(c.expansion.formula) + "\n";
+    }
+    case Stage::Sigma: return print(c.sigma);
+    case Stage::Merge: return print(c.merged);
+    case Stage::Loops: return to_string(c.program);
+    case Stage::Code: return c.source;
+  }
+  return "";
+}
+
+std::string dump_stage(const Compilation &c, const std::string &stage) { return dump_stage(c, parse_stage(stage)); }
+
+}  // namespace splgen::driver

@@ -1,0 +1,82 @@
+// The staged driver (docs/design.md, "Data flow"): the whole generator, one stage after
+// another, entered at any stage and left after any stage:
+//   spec --expand--> formula (ruletrees) --lower--> Sigma-SPL --merge_loops--> Sigma-SPL
+//        --sigma_to_loops, vectorize, schedule--> loop program --backend--> source text
+// A Compilation holds what the stages have made so far; run_until() runs the stages after
+// `reached` up to a given one. --dump-after prints a stage of it (dump_stage).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "generator/expand/expand.h"
+#include "generator/ir/loop_program.h"
+#include "generator/ir/sigma.h"
+#include "generator/target/target.h"
+
+namespace splgen::driver {
+
+struct GenOptions {
+  std::string name;                       // empty: derived from the spec
+  std::string target = "cpp";             // the backend (backends/registry.h) that prints the kernel
+  Precision precision = Precision::Double;
+  Isa isa = Isa::Scalar;                  // vector instruction set of the emitted code
+  int64_t codelet_max = 0;                // tuning knobs of the expansion (ExpandOptions); 0: the
+  int64_t top_codelet_max = 0;            //   default for the target (default_expand_options)
+  bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
+  std::vector<std::string> rule_files;    // extra rule files (--rules), proved, tried before the shipped rules
+  // A searched plan (generator/search/plan.h): a formula equal to the spec (e.g. the ruletree
+  // the search found, fully expanded) that replaces the default expansion; its DFTs up to the
+  // codelet size are codelets, larger ones are expanded as usual. Null: the default.
+  Spl plan;
+  int max_vector_width = 0;               // widest vector used (a search parameter); 0: the ISA's widest
+};
+
+// The stages, in order; their --dump-after names are spl, expand, sigma, merge, loops, code.
+enum class Stage { Spec, Expand, Sigma, Merge, Loops, Code };
+const std::vector<std::string> &pipeline_stages();  // the names, in order
+Stage parse_stage(const std::string &name);         // std::invalid_argument for an unknown name
+
+struct Compilation {
+  GenOptions options;
+  Stage reached = Stage::Spec;
+  std::string spec_text;        // as the user wrote it (empty when entered with an object)
+  Spl spec;                     // parsed (and inverted if asked)
+  rewrite::RuleLibrary library; // the rules in force: --rules files first, then the shipped ones
+  Expansion expansion;          // Stage::Expand
+  Sigma sigma;                  // Stage::Sigma: lowered
+  Sigma merged;                 // Stage::Merge: after loop merging
+  LoopProgram program;          // Stage::Loops
+  std::string source;           // Stage::Code: the backend's text
+  std::string header;           //   and a header declaring the kernel (splgen gen --header)
+};
+using PipelineResult = Compilation;
+
+// Entering. Throws ParseError / FormulaError with a one-line message on bad input; a --rules
+// file whose rules do not all hold is a FormulaError naming the rule and a counterexample.
+Compilation start(const std::string &spec_text, const GenOptions &options);  // parsed: Stage::Spec
+Compilation start(const Spl &spec, const GenOptions &options);               // Stage::Spec
+// An expanded formula for the spec (its leaves codelets or DFTs to expand): Stage::Expand.
+Compilation start_at_formula(const Spl &spec, const Spl &formula, const GenOptions &options);
+// Sigma-SPL (or a loop program) meaning the spec: Stage::Merge (Stage::Loops).
+Compilation start_at_sigma(const Spl &spec, const Sigma &sigma, const GenOptions &options);
+Compilation start_at_loops(const Spl &spec, const LoopProgram &program, const GenOptions &options);
+
+// Runs the stages after c.reached up to and including `last`.
+void run_until(Compilation &c, Stage last);
+// start(spec_text, options), then every stage.
+Compilation run_pipeline(const std::string &spec_text, const GenOptions &options);
+
+// A stage's text (--dump-after); the stage must have been reached.
+std::string dump_stage(const Compilation &c, Stage stage);
+std::string dump_stage(const Compilation &c, const std::string &stage);
+
+// The expansion knobs a target gets when GenOptions leaves them 0.
+ExpandOptions default_expand_options(Isa isa, Precision precision);
+ExpandOptions expand_options(const GenOptions &options);
+// The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
+std::vector<int> allowed_vector_widths(const GenOptions &options);
+
+// "splgen_dft1024" / "splgen_idft48_f": a C identifier derived from the spec.
+std::string default_kernel_name(const Spl &spec, const GenOptions &options);
+
+}  // namespace splgen::driver
