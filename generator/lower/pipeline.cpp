@@ -8,6 +8,7 @@
 #include "backends/cpp/cpp_backend.h"
 #include "generator/ir/print.h"
 #include "generator/lower/merge_loops.h"
+#include "generator/lower/prepare_for_printing.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/schedule_registers.h"
 #include "generator/lower/vectorize_loops.h"
@@ -159,7 +160,7 @@ PipelineResult run_pipeline(const std::string &spec_text, const GenOptions &opti
   if (!vector_widths(options.isa, options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
     r.source = emit_complex_codelet(f->a, f->b, r.loops.name, emit);  // a lone codelet: one vector per complex
   else
-    r.source = emit_cpp(r.loops, emit);
+    r.source = emit_cpp(prepare_for_printing(r.loops), emit);
   r.header = emit_header(r.loops.name, emit);
   return r;
 }
