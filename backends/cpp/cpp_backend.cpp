@@ -1,14 +1,9 @@
 // The portable C++ backend (see cpp_backend.h).
 //
-// Emission happens in three steps:
-//  1. scoping: every scalar is either "scoped" (each access lies inside the C++ scope of a
-//     declaring assignment, so it can be printed as a block-local `const T s = ...;`) or
-//     "global" (some access lies outside any declaration: the scalar is then declared once at
-//     the top of the function, initialised to 0 as the interpreter does, and only assigned);
-//  2. liveness: stores are live; a scalar instance is live when a live statement reads it;
-//     assignments to dead instances are dropped (so -Wunused never fires);
-//  3. printing: the body is printed first (collecting the constants, lookup tables, tables and
-//     temporaries it uses, named in order of first use), then assembled into the file.
+// The function comes scoped and without dead code (generator/lower/prepare_for_printing.h):
+// each assignment says how its scalar is declared, hoisted scalars are listed. Printing: the
+// body first (collecting the constants, lookup tables, tables and temporaries it uses, named
+// in order of first use), then the file around it.
 #include "backends/cpp/cpp_backend.h"
 
 #include "backends/simd/vector_loop.h"
@@ -158,187 +153,6 @@ std::string constant_base_name(double v) {
   return (v < 0 ? "KN" : "KP") + body;
 }
 
-// ---- analysis tree -----------------------------------------------------------------------
-
-struct Node {
-  const StmtNode *stmt = nullptr;
-  std::vector<Node> children;  // Block / For body
-  int inst = -1;               // Assign: the instance assigned
-  bool declares = false;       // Assign: introduces its (scoped) instance
-  std::vector<int> reads;      // instances read by the value (Assign, Store)
-  bool live = false;
-};
-
-struct Instance {
-  int scalar = -1;
-  bool global = false;
-  bool live = false;
-  std::vector<Node *> assigns;
-};
-
-void collect_scalars(const Expr &e, std::vector<int> &out) {
-  switch (e->kind) {
-    case ExprKind::Scalar: out.push_back(e->scalar); break;
-    case ExprKind::Add:
-    case ExprKind::Sub:
-    case ExprKind::Mul:
-      collect_scalars(e->a, out);
-      collect_scalars(e->b, out);
-      break;
-    case ExprKind::Neg: collect_scalars(e->a, out); break;
-    default: break;
-  }
-}
-
-// Pass 1: which scalars cannot be printed with C++ block scoping.
-struct ScopeCheck {
-  std::vector<std::set<int>> scopes{{}};
-  std::set<int> global;
-
-  bool visible(int s) const {
-    for (auto &sc : scopes)
-      if (sc.count(s)) return true;
-    return false;
-  }
-  void run(const Stmt &s) {
-    switch (s->kind) {
-      case StmtKind::Block:
-        for (const Stmt &t : s->body) run(t);
-        break;
-      case StmtKind::For:
-        scopes.emplace_back();
-        run(s->loop_body);
-        scopes.pop_back();
-        break;
-      case StmtKind::Assign: {
-        std::vector<int> reads;
-        collect_scalars(s->value, reads);
-        for (int r : reads)
-          if (!visible(r)) global.insert(r);
-        if (!visible(s->scalar)) {
-          if (s->declare)
-            scopes.back().insert(s->scalar);
-          else
-            global.insert(s->scalar);
-        }
-        break;
-      }
-      case StmtKind::Store: {
-        std::vector<int> reads;
-        collect_scalars(s->value, reads);
-        for (int r : reads)
-          if (!visible(r)) global.insert(r);
-        break;
-      }
-    }
-  }
-};
-
-// Pass 2: the tree with every access resolved to an instance.
-struct Resolver {
-  const std::set<int> &global;
-  std::vector<Instance> &instances;
-  std::vector<std::map<int, int>> scopes{{}};  // scalar -> instance
-  std::map<int, int> global_inst;              // scalar -> instance
-
-  int lookup(int scalar) {
-    if (global.count(scalar)) {
-      auto it = global_inst.find(scalar);
-      if (it != global_inst.end()) return it->second;
-      instances.push_back(Instance{scalar, true, false, {}});
-      return global_inst[scalar] = int(instances.size()) - 1;
-    }
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-      auto f = it->find(scalar);
-      if (f != it->end()) return f->second;
-    }
-    return -1;
-  }
-  void resolve_reads(Node &n, const Expr &value) {
-    std::vector<int> reads;
-    collect_scalars(value, reads);
-    for (int r : reads) {
-      int i = lookup(r);
-      if (i < 0) throw std::logic_error("emit_cpp: unresolved scalar");
-      n.reads.push_back(i);
-    }
-  }
-  void build(const Stmt &s, std::vector<Node> &out) {
-    switch (s->kind) {
-      case StmtKind::Block:
-        for (const Stmt &t : s->body) build(t, out);
-        break;
-      case StmtKind::For: {
-        Node n;
-        n.stmt = s.get();
-        scopes.emplace_back();
-        build(s->loop_body, n.children);
-        scopes.pop_back();
-        out.push_back(std::move(n));
-        break;
-      }
-      case StmtKind::Assign: {
-        Node n;
-        n.stmt = s.get();
-        resolve_reads(n, s->value);
-        int i = lookup(s->scalar);
-        if (i < 0) {
-          instances.push_back(Instance{s->scalar, false, false, {}});
-          i = int(instances.size()) - 1;
-          scopes.back()[s->scalar] = i;
-          n.declares = true;
-        }
-        n.inst = i;
-        out.push_back(std::move(n));
-        break;
-      }
-      case StmtKind::Store: {
-        Node n;
-        n.stmt = s.get();
-        resolve_reads(n, s->value);
-        out.push_back(std::move(n));
-        break;
-      }
-    }
-  }
-};
-
-void link_assigns(std::vector<Node> &nodes, std::vector<Instance> &instances, std::vector<Node *> &stores) {
-  for (Node &n : nodes) {
-    if (n.stmt->kind == StmtKind::For)
-      link_assigns(n.children, instances, stores);
-    else if (n.stmt->kind == StmtKind::Assign)
-      instances[std::size_t(n.inst)].assigns.push_back(&n);
-    else
-      stores.push_back(&n);
-  }
-}
-
-void mark_live(std::vector<Node *> &stores, std::vector<Instance> &instances) {
-  std::vector<int> work;
-  auto reach = [&](Node *n) {
-    n->live = true;
-    for (int r : n->reads)
-      if (!instances[std::size_t(r)].live) {
-        instances[std::size_t(r)].live = true;
-        work.push_back(r);
-      }
-  };
-  for (Node *s : stores) reach(s);
-  while (!work.empty()) {
-    int i = work.back();
-    work.pop_back();
-    for (Node *a : instances[std::size_t(i)].assigns) reach(a);
-  }
-}
-
-bool has_live(const Node &n) {
-  if (n.stmt->kind != StmtKind::For) return n.live;
-  for (const Node &c : n.children)
-    if (has_live(c)) return true;
-  return false;
-}
-
 // ---- printer -----------------------------------------------------------------------------
 
 // Precedence levels of printed expressions.
@@ -376,7 +190,6 @@ struct Emitter : simd::ScalarNames {
   // loop variables in scope, innermost last; `zero` for extent-1 loops printed as blocks
   std::vector<std::pair<int, bool>> loop_vars;
 
-  std::vector<Instance> instances;
   std::string body;
 
   Emitter(const Function &fn, Precision p, Isa i)
@@ -500,7 +313,7 @@ struct Emitter : simd::ScalarNames {
   // k*idx + c as a C expression
   Text idx_text(const Idx &x, int64_t k, int64_t c) {
     Text t;
-    switch (x->kind) {
+    switch (x->kind) {  // per-kind printing (precedence, constant factors)
       case IdxKind::Affine: return affine_text(x->affine, k, c);
       case IdxKind::Add: {
         Text a = idx_text(x->a, k, 0), b = idx_text(x->b, k, c);
@@ -541,7 +354,7 @@ struct Emitter : simd::ScalarNames {
 
   // -- expressions
   static int expr_prec(const Expr &e) {
-    switch (e->kind) {
+    switch (e->kind) {  // per-kind precedence
       case ExprKind::Add:
       case ExprKind::Sub: return kAdd;
       case ExprKind::Mul: return kMul;
@@ -553,7 +366,7 @@ struct Emitter : simd::ScalarNames {
   void put_expr(std::string &out, const Expr &e, int min_prec) {
     bool paren = expr_prec(e) < min_prec;
     if (paren) out += '(';
-    switch (e->kind) {
+    switch (e->kind) {  // per-kind printing
       case ExprKind::Const: out += constant(e->value); break;
       case ExprKind::Load: out += element(e->buffer, e->index, e->part); break;
       case ExprKind::Scalar: out += fmt::format("s{}", e->scalar); break;
@@ -579,17 +392,16 @@ struct Emitter : simd::ScalarNames {
   // -- statements
   void indent(int depth) { body.append(std::size_t(depth) * 2, ' '); }
 
-  void emit_nodes(const std::vector<Node> &nodes, int depth) {
-    for (const Node &n : nodes) emit_node(n, depth);
-  }
-
-  void emit_node(const Node &n, int depth) {
-    if (!has_live(n)) return;
-    const StmtNode &s = *n.stmt;
+  // Per-kind printing, so a switch rather than a LoopVisitor.
+  void emit_stmt(const Stmt &stmt, int depth) {
+    const StmtNode &s = *stmt;
     switch (s.kind) {
+      case StmtKind::Block:
+        for (const Stmt &t : s.body) emit_stmt(t, depth);
+        break;
       case StmtKind::For: {
         if (s.vector_width > 1) {
-          emit_vector_loop(n, depth);
+          emit_vector_loop(s, depth);
           break;
         }
         if (s.var.extent == 1) {
@@ -602,16 +414,15 @@ struct Emitter : simd::ScalarNames {
           indent(depth);
           body += fmt::format("for (long {0} = 0; {0} < {1}; ++{0}) {{\n", v, s.var.extent);
         }
-        emit_nodes(n.children, depth + 1);
+        emit_stmt(s.loop_body, depth + 1);
         loop_vars.pop_back();
         indent(depth);
         body += "}\n";
         break;
       }
       case StmtKind::Assign: {
-        const Instance &inst = instances[std::size_t(n.inst)];
         indent(depth);
-        if (n.declares && !inst.global) body += (inst.assigns.size() == 1 ? "const " : "") + real + " ";
+        body += declaration_prefix(s.decl);
         body += fmt::format("s{} = ", s.scalar);
         put_expr(body, s.value, kAdd);
         body += ";\n";
@@ -629,20 +440,33 @@ struct Emitter : simd::ScalarNames {
         body += ";\n";
         break;
       }
-      case StmtKind::Block: break;  // flattened by the resolver
     }
   }
 
-  void emit_vector_loop(const Node &n, int depth) {
-    if (isa == Isa::Scalar) throw std::invalid_argument("emit_cpp: a vector loop needs an ISA other than scalar");
-    simd::VectorKind kind{prec, n.stmt->vector_width, has_fma(isa)};
-    simd::VectorLoop loop{n.stmt, {}};
-    for (const Node &c : n.children) {
-      if (c.stmt->kind == StmtKind::For) throw std::invalid_argument("emit_cpp: a vector loop body must be straight-line code");
-      if (c.live) loop.statements.push_back(c.stmt);
+  std::string declaration_prefix(ScalarDecl decl) const {
+    switch (decl) {  // per-kind printing
+      case ScalarDecl::Plain: return "";
+      case ScalarDecl::Local: return real + " ";
+      case ScalarDecl::ConstLocal: return "const " + real + " ";
+      case ScalarDecl::Unscoped: break;
     }
+    throw std::invalid_argument("emit_cpp: an assignment without a declaration decision");
+  }
+
+  // The straight-line statements of a vector loop's body, nested blocks flattened.
+  static void straight_line(const Stmt &s, std::vector<const StmtNode *> &out) {
+    if (s->kind == StmtKind::For) throw std::invalid_argument("emit_cpp: a vector loop body must be straight-line code");
+    if (s->kind != StmtKind::Block) return out.push_back(s.get());
+    for (const Stmt &t : s->body) straight_line(t, out);
+  }
+
+  void emit_vector_loop(const StmtNode &s, int depth) {
+    if (isa == Isa::Scalar) throw std::invalid_argument("emit_cpp: a vector loop needs an ISA other than scalar");
+    simd::VectorKind kind{prec, s.vector_width, has_fma(isa)};
+    simd::VectorLoop loop{&s, {}};
+    straight_line(s.loop_body, loop.statements);
     vector_kinds.emplace(kind.suffix(), kind);
-    loop_vars.emplace_back(n.stmt->var.id, false);
+    loop_vars.emplace_back(s.var.id, false);
     body += simd::print_vector_loop(loop, kind, *this, depth);
     loop_vars.pop_back();
   }
@@ -653,18 +477,9 @@ struct Emitter : simd::ScalarNames {
     if (!f.body) throw std::invalid_argument("emit_cpp: function without a body");
     name_buffers();
 
-    ScopeCheck check;
-    check.run(f.body);
-    std::vector<Node> roots;
-    Resolver resolver{check.global, instances, {{}}, {}};
-    resolver.build(f.body, roots);
-    std::vector<Node *> stores;
-    link_assigns(roots, instances, stores);
-    mark_live(stores, instances);
-    // only live assignments remain attached to their instances
-    for (Instance &i : instances) std::erase_if(i.assigns, [](Node *a) { return !a->live; });
-
-    emit_nodes(roots, 1);
+    if (!f.scalars_scoped)
+      throw std::invalid_argument("emit_cpp: declarations not scoped (run generator/lower/prepare_for_printing.h first)");
+    emit_stmt(f.body, 1);
 
     std::string out;
     auto emit = std::back_inserter(out);
@@ -748,8 +563,7 @@ struct Emitter : simd::ScalarNames {
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
         fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
-    for (const Instance &i : instances)
-      if (i.global && i.live) fmt::format_to(emit, "  {} s{} = {};\n", real, i.scalar, real_literal(0, prec));
+    for (int scalar : f.hoisted_scalars) fmt::format_to(emit, "  {} s{} = {};\n", real, scalar, real_literal(0, prec));
     if (!buffer_used[kInputBuffer]) out += "  (void)x;\n";
     if (!buffer_used[kOutputBuffer]) out += "  (void)y;\n";
     out += body;

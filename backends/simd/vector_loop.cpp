@@ -6,8 +6,25 @@
 #include <set>
 #include <stdexcept>
 
+#include "generator/ir/loop_visitor.h"
+
 namespace splgen::simd {
 namespace {
+
+class LoadsIn : public LoopVisitor {
+ public:
+  std::vector<const ExprNode *> loads;
+
+ protected:
+  void visit_load(const Expr &e) override { loads.push_back(e.get()); }
+};
+
+// The loads of an expression, in order of appearance.
+std::vector<const ExprNode *> loads_in(const Expr &e) {
+  LoadsIn l;
+  l.include(e);
+  return l.loads;
+}
 
 class Printer {
  public:
@@ -42,10 +59,7 @@ class Printer {
   bool assigned_here(int scalar) const { return assigns_.count(scalar) > 0; }
 
   void count_uses(const Expr &e) {
-    if (!e) return;
-    if (e->kind == ExprKind::Scalar) ++uses_[e->scalar];
-    count_uses(e->a);
-    count_uses(e->b);
+    for (int s : scalars_read(e)) ++uses_[s];
   }
 
   // The multiplication an operand stands for, when it can fuse into an add/subtract.
@@ -131,7 +145,7 @@ class Printer {
 
   // The vector expression for e; with counting, only records which multiplications fuse.
   std::string expr(const Expr &e, bool counting) {
-    switch (e->kind) {
+    switch (e->kind) {  // per-kind printing (fused multiply-adds look at two levels)
       case ExprKind::Const: return counting ? "" : names_.vector_constant(e->value, kind_);
       case ExprKind::Load: return counting ? "" : load(*e);
       case ExprKind::Scalar: {
@@ -244,11 +258,9 @@ class Printer {
   }
 
   void collect_loads(const Expr &e, std::map<std::string, std::pair<int, Idx>> &out) const {
-    if (!e) return;
-    if (e->kind == ExprKind::Load && uses_var(e->index, var_.id) && !contiguous(e->index))
-      out.emplace(access_key(e->buffer, e->index), std::make_pair(e->buffer, e->index));
-    collect_loads(e->a, out);
-    collect_loads(e->b, out);
+    for (const ExprNode *l : loads_in(e))
+      if (uses_var(l->index, var_.id) && !contiguous(l->index))
+        out.emplace(access_key(l->buffer, l->index), std::make_pair(l->buffer, l->index));
   }
 
   void find_groups() {

@@ -10,6 +10,7 @@
 #include "generator/lower/complex_codelet.h"
 #include "generator/lower/lower_with_rules.h"
 #include "generator/lower/merge_loops.h"
+#include "generator/lower/prepare_for_printing.h"
 #include "generator/lower/schedule_registers.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/vectorize_loops.h"
@@ -167,7 +168,8 @@ Sigma run_lower(const Compilation &c) {
 LoopProgram run_loops(const Compilation &c) {
   std::string name = c.options.name.empty() ? default_kernel_name(c.spec, c.options) : c.options.name;
   LoopProgram p;
-  p.loops = schedule_for_registers(vectorize_loops(sigma_to_loops(c.merged, name), allowed_vector_widths(c.options)));
+  p.loops = prepare_for_printing(
+      schedule_for_registers(vectorize_loops(sigma_to_loops(c.merged, name), allowed_vector_widths(c.options))));
   const Spl &f = c.expansion.formula;
   if (f && backend_of(c.options).prints_complex_codelets() &&
       !vector_widths(c.options.isa, c.options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
@@ -251,6 +253,7 @@ Compilation start_at_sigma(const Spl &spec, const Sigma &sigma, const GenOptions
 Compilation start_at_loops(const Spl &spec, const LoopProgram &program, const GenOptions &options) {
   Compilation c = entered(spec, options, Stage::Loops);
   c.program = program;
+  if (!c.program.loops.scalars_scoped) c.program.loops = prepare_for_printing(c.program.loops);
   return c;
 }
 

@@ -68,37 +68,10 @@ Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i) {
   return make_idx(std::move(n));
 }
 
-Idx substitute(const Idx &x, int var_id, const Affine &value) {
-  switch (x->kind) {
-    case IdxKind::Affine: {
-      Affine out = Affine::constant(x->affine.c0);
-      for (auto &[v, c] : x->affine.terms) out = out + (v.id == var_id ? value * c : Affine::var(v, c));
-      return idx_affine(std::move(out));
-    }
-    case IdxKind::Add: return idx_add(substitute(x->a, var_id, value), substitute(x->b, var_id, value));
-    case IdxKind::Mul: return idx_mul(substitute(x->a, var_id, value), substitute(x->b, var_id, value));
-    case IdxKind::Div: return idx_div(substitute(x->a, var_id, value), x->divisor);
-    case IdxKind::Mod: return idx_mod(substitute(x->a, var_id, value), x->divisor);
-    case IdxKind::Lookup: return idx_lookup(x->table, substitute(x->a, var_id, value));
-  }
-  throw std::logic_error("bad index expression");
-}
-
-bool uses_var(const Idx &x, int var_id) {
-  switch (x->kind) {
-    case IdxKind::Affine:
-      for (auto &[v, c] : x->affine.terms)
-        if (v.id == var_id) return true;
-      return false;
-    case IdxKind::Lookup: return uses_var(x->a, var_id);
-    case IdxKind::Div:
-    case IdxKind::Mod: return uses_var(x->a, var_id);
-    default: return uses_var(x->a, var_id) || uses_var(x->b, var_id);
-  }
-}
+// substitute and uses_var are walks: loop_visitor.cpp has them.
 
 int64_t eval(const Idx &x, const Env &env) {
-  switch (x->kind) {
+  switch (x->kind) {  // per-kind arithmetic (evaluation), not a walk
     case IdxKind::Affine: return x->affine.eval(env);
     case IdxKind::Add: return eval(x->a, env) + eval(x->b, env);
     case IdxKind::Mul: return eval(x->a, env) * eval(x->b, env);
@@ -110,7 +83,7 @@ int64_t eval(const Idx &x, const Env &env) {
 }
 
 std::string to_string(const Idx &x) {
-  switch (x->kind) {
+  switch (x->kind) {  // per-kind printing
     case IdxKind::Affine: return to_string(x->affine);
     case IdxKind::Add: return fmt::format("({} + {})", to_string(x->a), to_string(x->b));
     case IdxKind::Mul: return fmt::format("({} * {})", to_string(x->a), to_string(x->b));
@@ -157,7 +130,7 @@ void order(Expr &x, Expr &y) {
 bool same(const Expr &x, const Expr &y) {
   if (x == y) return true;
   if (x->hash != y->hash || x->kind != y->kind) return false;
-  switch (x->kind) {
+  switch (x->kind) {  // compares two nodes side by side: not a one-tree walk
     case ExprKind::Const: return x->value == y->value;
     case ExprKind::Load: return x->buffer == y->buffer && x->part == y->part && same_idx(x->index, y->index);
     case ExprKind::Scalar: return x->scalar == y->scalar;
@@ -267,9 +240,9 @@ Stmt make_vector_for(LoopVar var, Stmt body, int vector_width) {
   return make_stmt(std::move(n));
 }
 
-Stmt make_assign(int scalar, Expr value, bool declare) {
+Stmt make_assign(int scalar, Expr value, bool declare, ScalarDecl decl) {
   StmtNode n{StmtKind::Assign};
-  n.scalar = scalar, n.value = std::move(value), n.declare = declare;
+  n.scalar = scalar, n.value = std::move(value), n.declare = declare, n.decl = decl;
   return make_stmt(std::move(n));
 }
 
@@ -299,7 +272,7 @@ struct Machine {
   }
 
   double value(const Expr &e) {
-    switch (e->kind) {
+    switch (e->kind) {  // per-kind evaluation
       case ExprKind::Const: return e->value;
       case ExprKind::Load: {
         cplx &c = element(e->buffer, e->index);
@@ -337,7 +310,7 @@ struct Machine {
   }
 
   void run(const Stmt &s) {
-    switch (s->kind) {
+    switch (s->kind) {  // per-kind execution (loops run, lockstep lanes)
       case StmtKind::Block:
         for (const Stmt &t : s->body) run(t);
         break;
@@ -399,7 +372,7 @@ Matrix to_dense(const Function &f) {
 namespace {
 
 std::string expr_string(const Function &f, const Expr &e) {
-  switch (e->kind) {
+  switch (e->kind) {  // per-kind printing
     case ExprKind::Const: return fmt::format("{}", e->value);
     case ExprKind::Load:
       return fmt::format("{}[{}].{}", f.buffers[std::size_t(e->buffer)].name, to_string(e->index), e->part ? "im" : "re");
@@ -414,7 +387,7 @@ std::string expr_string(const Function &f, const Expr &e) {
 
 void dump(const Function &f, const Stmt &s, int depth, std::string &out) {
   std::string pad(std::size_t(depth) * 2, ' ');
-  switch (s->kind) {
+  switch (s->kind) {  // per-kind printing
     case StmtKind::Block:
       for (const Stmt &t : s->body) dump(f, t, depth, out);
       break;

@@ -90,6 +90,11 @@ bool is_const(const Expr &e, double v);
 
 // ---- statements -------------------------------------------------------------------------
 enum class StmtKind { Block, For, Assign, Store };
+// How a printer declares an assigned scalar; decided by generator/lower/scope_declarations.h.
+// Unscoped: not decided yet. Plain: an assignment to a variable declared before (in an
+// enclosing scope, or hoisted to the top of the function: Function::hoisted_scalars). Local:
+// declares a block-local variable. ConstLocal: the same, assigned only here.
+enum class ScalarDecl { Unscoped, Plain, Local, ConstLocal };
 struct StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;
 struct StmtNode {
@@ -100,6 +105,7 @@ struct StmtNode {
   Stmt loop_body;          // For
   int scalar = -1;         // Assign: scalar = value; `declare` introduces it
   bool declare = true;
+  ScalarDecl decl = ScalarDecl::Unscoped;  // Assign
   Expr value;              // Assign, Store
   int buffer = -1;         // Store
   Idx index;               // Store
@@ -110,7 +116,7 @@ Stmt make_for(LoopVar var, Stmt body);    // a loop of extent 0 is an empty bloc
 // A loop whose iterations run vector_width at a time, statement by statement in lockstep
 // (the extent must be a multiple of vector_width; see generator/lower/vectorize_loops.h).
 Stmt make_vector_for(LoopVar var, Stmt body, int vector_width);
-Stmt make_assign(int scalar, Expr value, bool declare = true);
+Stmt make_assign(int scalar, Expr value, bool declare = true, ScalarDecl decl = ScalarDecl::Unscoped);
 Stmt make_store(int buffer, Idx index, int part, Expr value);
 
 // A whole kernel: y = M x for an rows x cols formula.
@@ -120,6 +126,11 @@ struct Function {
   std::vector<Buffer> buffers;  // index = Buffer::id; buffers[0] = x, buffers[1] = y
   int scalars = 0;              // scalar variables are numbered 0 .. scalars-1
   Stmt body;
+  // Set by generator/lower/scope_declarations.h: every Assign has its ScalarDecl, and these
+  // scalars (some access lies outside any declaring assignment's scope) are declared once at
+  // the top of the function, initialised to 0 as interpret() does, in order of first access.
+  bool scalars_scoped = false;
+  std::vector<int> hoisted_scalars;
 };
 constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 

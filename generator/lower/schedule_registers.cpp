@@ -3,7 +3,10 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
+
+#include "generator/ir/loop_visitor.h"
 
 namespace splgen {
 namespace {
@@ -21,13 +24,19 @@ struct Info {
   std::vector<Access> accesses;
 };
 
-void collect(const Expr &e, Info &info) {
-  if (!e) return;
-  if (e->kind == ExprKind::Scalar) info.reads.insert(e->scalar);
-  if (e->kind == ExprKind::Load) info.accesses.push_back({e->buffer, e->index, false});
-  collect(e->a, info);
-  collect(e->b, info);
-}
+class CollectInfo : public LoopVisitor {
+ public:
+  explicit CollectInfo(Info &info) : info_(info) {}
+
+ protected:
+  void visit_scalar(const Expr &e) override { info_.reads.insert(e->scalar); }
+  void visit_load(const Expr &e) override { info_.accesses.push_back({e->buffer, e->index, false}); }
+
+ private:
+  Info &info_;
+};
+
+void collect(const Expr &e, Info &info) { CollectInfo(info).include(e); }
 
 // Whether two accesses of one buffer may touch the same element when statements run in
 // lockstep over `width` lanes of loop variable `var` (width 1: one iteration at a time).
@@ -167,46 +176,49 @@ class RunScheduler {
   std::vector<std::vector<int>> succs_;
 };
 
-Stmt schedule(const Stmt &s, int var, int width);
+// Each maximal run of assignments and stores is scheduled for the innermost enclosing loop
+// (var -1 outside every loop); loops stay where they are.
+class Scheduler : public LoopMutator {
+ protected:
+  Stmt mutate_block(const Stmt &s) override { return schedule_block(s->body); }
+  Stmt mutate_for(const Stmt &s) override {
+    std::pair<int, int> outer{var_, width_};
+    var_ = s->var.id, width_ = s->vector_width;
+    Stmt body = mutate(s->loop_body);
+    std::tie(var_, width_) = outer;
+    return with_loop_body(s, std::move(body));
+  }
+  Stmt mutate_assign(const Stmt &s) override { return schedule_block({s}); }
+  Stmt mutate_store(const Stmt &s) override { return schedule_block({s}); }
 
-// Each maximal run of assignments and stores is scheduled; loops stay where they are.
-Stmt schedule_block(const std::vector<Stmt> &body, int var, int width) {
-  std::vector<Stmt> out, run;
-  auto flush = [&] {
-    if (run.empty()) return;
-    for (Stmt &t : RunScheduler(run, var, width).schedule()) out.push_back(std::move(t));
-    run.clear();
-  };
-  for (const Stmt &t : body) {
-    if (t->kind == StmtKind::Assign || t->kind == StmtKind::Store) {
-      run.push_back(t);
-      continue;
+ private:
+  Stmt schedule_block(const std::vector<Stmt> &body) {
+    std::vector<Stmt> out, run;
+    auto flush = [&] {
+      if (run.empty()) return;
+      for (Stmt &t : RunScheduler(run, var_, width_).schedule()) out.push_back(std::move(t));
+      run.clear();
+    };
+    for (const Stmt &t : body) {
+      if (t->kind == StmtKind::Assign || t->kind == StmtKind::Store) {
+        run.push_back(t);
+        continue;
+      }
+      flush();
+      out.push_back(mutate(t));
     }
     flush();
-    out.push_back(schedule(t, var, width));
+    return make_block(std::move(out));
   }
-  flush();
-  return make_block(std::move(out));
-}
 
-Stmt schedule(const Stmt &s, int var, int width) {
-  switch (s->kind) {
-    case StmtKind::Block: return schedule_block(s->body, var, width);
-    case StmtKind::For: {
-      Stmt body = schedule(s->loop_body, s->var.id, s->vector_width);
-      return s->vector_width > 1 ? make_vector_for(s->var, body, s->vector_width) : make_for(s->var, body);
-    }
-    case StmtKind::Assign:
-    case StmtKind::Store: return schedule_block({s}, var, width);
-  }
-  return s;
-}
+  int var_ = -1, width_ = 1;
+};
 
 }  // namespace
 
 Function schedule_for_registers(const Function &f) {
   Function out = f;
-  out.body = schedule(f.body, -1, 1);
+  out.body = Scheduler().mutate(f.body);
   return out;
 }
 

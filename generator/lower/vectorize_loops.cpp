@@ -5,93 +5,62 @@
 #include <optional>
 #include <set>
 
+#include "generator/ir/loop_visitor.h"
+
 namespace splgen {
 namespace {
 
 // ---- reading the loop IR ---------------------------------------------------------------
 
-void count_scalar_reads(const Expr &e, std::map<int, int> &reads) {
-  if (!e) return;
-  if (e->kind == ExprKind::Scalar) ++reads[e->scalar];
-  count_scalar_reads(e->a, reads);
-  count_scalar_reads(e->b, reads);
-}
+class CountScalarReads : public LoopVisitor {
+ public:
+  explicit CountScalarReads(std::map<int, int> &reads) : reads_(reads) {}
 
-void count_scalar_reads(const Stmt &s, std::map<int, int> &reads) {
-  switch (s->kind) {
-    case StmtKind::Block:
-      for (const Stmt &t : s->body) count_scalar_reads(t, reads);
-      break;
-    case StmtKind::For: count_scalar_reads(s->loop_body, reads); break;
-    case StmtKind::Assign:
-    case StmtKind::Store: count_scalar_reads(s->value, reads); break;
+ protected:
+  void visit_scalar(const Expr &e) override { ++reads_[e->scalar]; }
+  void visit_load(const Expr &) override {}  // indices read no scalars
+
+ private:
+  std::map<int, int> &reads_;
+};
+
+void count_scalar_reads(const Stmt &s, std::map<int, int> &reads) { CountScalarReads(reads).include(s); }
+
+// The largest loop variable id of loops and store indices (loads only use enclosing loops').
+class MaxVarId : public LoopVisitor {
+ public:
+  int max = -1;
+
+ protected:
+  void visit_affine(const Idx &x) override {
+    for (auto &[v, c] : x->affine.terms) max = std::max(max, v.id);
   }
-}
-
-int max_var_id(const Idx &x) {
-  int m = -1;
-  if (x->kind == IdxKind::Affine)
-    for (auto &[v, c] : x->affine.terms) m = std::max(m, v.id);
-  if (x->a) m = std::max(m, max_var_id(x->a));
-  if (x->b) m = std::max(m, max_var_id(x->b));
-  return m;
-}
+  void visit_for(const Stmt &s) override {
+    max = std::max(max, s->var.id);
+    LoopVisitor::visit_for(s);
+  }
+  void visit_assign(const Stmt &) override {}
+  void visit_store(const Stmt &s) override { include(s->index); }
+};
 
 int max_var_id(const Stmt &s) {
-  switch (s->kind) {
-    case StmtKind::Block: {
-      int m = -1;
-      for (const Stmt &t : s->body) m = std::max(m, max_var_id(t));
-      return m;
-    }
-    case StmtKind::For: return std::max(s->var.id, max_var_id(s->loop_body));
-    case StmtKind::Store: return max_var_id(s->index);
-    case StmtKind::Assign: return -1;
-  }
-  return -1;
+  MaxVarId m;
+  m.include(s);
+  return m.max;
 }
 
-void collect_loads(const Expr &e, std::vector<const ExprNode *> &out) {
-  if (!e) return;
-  if (e->kind == ExprKind::Load) out.push_back(e.get());
-  collect_loads(e->a, out);
-  collect_loads(e->b, out);
-}
+class CollectLoads : public LoopVisitor {
+ public:
+  explicit CollectLoads(std::vector<const ExprNode *> &out) : out_(out) {}
 
-std::vector<Stmt> statements(const Stmt &body) {
-  return body->kind == StmtKind::Block ? body->body : std::vector<Stmt>{body};
-}
+ protected:
+  void visit_load(const Expr &e) override { out_.push_back(e.get()); }
 
-// ---- rewriting ----------------------------------------------------------------------------
+ private:
+  std::vector<const ExprNode *> &out_;
+};
 
-Expr substitute(const Expr &e, int var, const Affine &value) {
-  switch (e->kind) {
-    case ExprKind::Load: return e_load(e->buffer, substitute(e->index, var, value), e->part);
-    case ExprKind::Add: return e_add(substitute(e->a, var, value), substitute(e->b, var, value));
-    case ExprKind::Sub: return e_sub(substitute(e->a, var, value), substitute(e->b, var, value));
-    case ExprKind::Mul: return e_mul(substitute(e->a, var, value), substitute(e->b, var, value));
-    case ExprKind::Neg: return e_neg(substitute(e->a, var, value));
-    default: return e;
-  }
-}
-
-Stmt substitute(const Stmt &s, int var, const Affine &value) {
-  switch (s->kind) {
-    case StmtKind::Block: {
-      std::vector<Stmt> body;
-      for (const Stmt &t : s->body) body.push_back(substitute(t, var, value));
-      return make_block(std::move(body));
-    }
-    case StmtKind::For: {
-      Stmt body = substitute(s->loop_body, var, value);
-      return s->vector_width > 1 ? make_vector_for(s->var, body, s->vector_width) : make_for(s->var, body);
-    }
-    case StmtKind::Assign: return make_assign(s->scalar, substitute(s->value, var, value), s->declare);
-    case StmtKind::Store:
-      return make_store(s->buffer, substitute(s->index, var, value), s->part, substitute(s->value, var, value));
-  }
-  return s;
-}
+void collect_loads(const Expr &e, std::vector<const ExprNode *> &out) { CollectLoads(out).include(e); }
 
 // ---- legality -------------------------------------------------------------------------------
 
@@ -147,33 +116,25 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
 
 // ---- the pass ---------------------------------------------------------------------------------
 
-class Vectorizer {
+class Vectorizer : public LoopMutator {
  public:
   Vectorizer(const std::vector<int> &widths, int next_var, std::map<int, int> total_reads)
       : widths_(widths), next_var_(next_var), total_reads_(std::move(total_reads)) {}
 
-  Stmt run(const Stmt &s) {
-    switch (s->kind) {
-      case StmtKind::Block: {
-        std::vector<Stmt> body;
-        for (const Stmt &t : s->body) body.push_back(run(t));
-        return make_block(std::move(body));
-      }
-      case StmtKind::For: {
-        if (s->vector_width == 1 && innermost(s->loop_body)) {
-          if (auto v = vectorize(s->var, s->loop_body)) return *v;
-          return s;
-        }
-        Stmt body = run(s->loop_body);
-        return s->vector_width > 1 ? make_vector_for(s->var, body, s->vector_width) : make_for(s->var, body);
-      }
-      default: return s;
+ protected:
+  Stmt mutate_for(const Stmt &s) override {
+    if (s->vector_width == 1 && innermost(s->loop_body)) {
+      if (auto v = vectorize(s->var, s->loop_body)) return *v;
+      return s;
     }
+    return LoopMutator::mutate_for(s);
   }
+  Stmt mutate_assign(const Stmt &s) override { return s; }
+  Stmt mutate_store(const Stmt &s) override { return s; }
 
  private:
   static bool innermost(const Stmt &body) {
-    for (const Stmt &t : statements(body))
+    for (const Stmt &t : statements_of(body))
       if (t->kind == StmtKind::For) return false;
     return true;
   }
@@ -187,7 +148,7 @@ class Vectorizer {
     std::map<int, int> outside;
     for (auto &[scalar, n] : total_reads_)
       if (n > inside[scalar]) outside[scalar] = n - inside[scalar];
-    if (!lockstep_safe(statements(body), var.id, width, outside)) return std::nullopt;
+    if (!lockstep_safe(statements_of(body), var.id, width, outside)) return std::nullopt;
 
     int64_t main = var.extent - var.extent % width;
     if (main == var.extent) return make_vector_for(var, body, width);
@@ -213,7 +174,7 @@ Function vectorize_loops(const Function &f, const std::vector<int> &widths) {
   count_scalar_reads(f.body, reads);
   Vectorizer v(widths, max_var_id(f.body) + 1, std::move(reads));
   Function out = f;
-  out.body = v.run(f.body);
+  out.body = v.mutate(f.body);
   return out;
 }
 
