@@ -1,4 +1,4 @@
-// The whole generator, one stage after another (DESIGN.md, "Data flow"):
+// The whole generator, one stage after another (docs/design.md, "Data flow"):
 //   formula --expand--> SPL --lower--> Sigma-SPL --merge_loops--> Sigma-SPL
 //           --sigma_to_loops--> loop IR --backend--> source text
 #pragma once
