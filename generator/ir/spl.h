@@ -20,7 +20,7 @@ struct FormulaError : std::runtime_error {
 
 enum class SplKind { DFT, DFTnd, Identity, Stride, Twiddle, Diag, Perm, Dense, Tensor, Compose, DirectSum, Tagged };
 
-// A tag asks for a subformula to be rewritten for a target paradigm (DESIGN.md, "Tags").
+// A tag asks for a subformula to be rewritten for a target paradigm (docs/design.md, "Tags").
 enum class TagKind { Vec, Smp, Par, Stream, Tiled, Cubic };
 struct Tag {
   TagKind kind;

@@ -1,4 +1,4 @@
-// SPL -> Sigma-SPL with the tensor identities of DESIGN.md:
+// SPL -> Sigma-SPL with the tensor identities of docs/design.md, "Sigma-SPL":
 //   I(n) (x) A_m = Sum(j<n) S(h(j*m, 1)) A_m G(h(j*m, 1))
 //   A_m (x) I(n) = Sum(j<n) S(h(j, n))   A_m G(h(j, n))
 //   A (x) B      = (A (x) I) (I (x) B)

@@ -1,4 +1,4 @@
-// splgen's kernels against FFTW3, size by size (DESIGN.md, "Measuring"): each kernel is
+// splgen's kernels against FFTW3, size by size (docs/design.md, "Measuring"): each kernel is
 // generated, compiled into a shared object and loaded; FFTW plans of the same precision are
 // made in this process; all are checked against a long-double reference once, then timed
 // interleaved (timer.h). `splgen bench` prints the result (report.h); the search reuses it.

@@ -1,5 +1,5 @@
 // Reference transforms for checking generated kernels and reporting their accuracy
-// (DESIGN.md, "Measuring"):
+// (docs/design.md, "Measuring"):
 // an O(n^2) DFT in long double with exactly reduced twiddles, FFTW3 in double and float,
 // and the relative RMS error between a result and a reference.
 #pragma once

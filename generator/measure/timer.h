@@ -1,4 +1,4 @@
-// Interleaved median timing (DESIGN.md, "Measuring"): the machines are shared and noisy, so
+// Interleaved median timing (docs/design.md, "Measuring"): the machines are shared and noisy, so
 // implementations of one transform are timed in turn within each repetition (a burst of noise
 // hits them all alike) and the median over repetitions is kept.
 #pragma once

@@ -1,5 +1,5 @@
-// The search (DESIGN.md, "search: enumerate choices -> generate -> compile -> load -> time ->
-// keep the best -> cache"); docs/search.md.
+// The search (docs/design.md, "Search": enumerate choices -> generate -> compile -> load ->
+// time -> keep the best -> cache); docs/search.md.
 //   dp          SPIRAL's dynamic programming: subproblems bottom-up, each timed on its own, the
 //               `keep` best plans of each kept and combined in its parents (default)
 //   random      random ruletrees (and vector widths), `seed`, until the budget or max_candidates

@@ -137,7 +137,7 @@ void for_each_term(const Term &t, const std::function<void(const Term &)> &f) {
 
 TEST(RuleParser, CooleyTukeyFromTheLanguageDocument) {
   const std::string text =
-      "# Cooley-Tukey, decimation in time (Cooley & Tukey 1965; DESIGN.md):\n"
+      "# Cooley-Tukey, decimation in time (Cooley & Tukey 1965; docs/design.md, \"Breakdown rules\"):\n"
       "#   DFT_mn -> (DFT_m (x) I_n) T^mn_n (I_m (x) DFT_n) L^mn_m\n"
       "rule dft_ct_dit: DFT(m*n, k) => (DFT(m, k) (x) I(n)) * T(m*n, n, k) * (I(m) (x) DFT(n, k)) * L(m*n, m)\n"
       "  if m > 1, n > 1;\n";
@@ -148,7 +148,7 @@ TEST(RuleParser, CooleyTukeyFromTheLanguageDocument) {
   EXPECT_EQ(r.name, "dft_ct_dit");
   EXPECT_EQ(r.family, "dft");
   EXPECT_EQ(r.comment,
-            "Cooley-Tukey, decimation in time (Cooley & Tukey 1965; DESIGN.md):\n"
+            "Cooley-Tukey, decimation in time (Cooley & Tukey 1965; docs/design.md, \"Breakdown rules\"):\n"
             "  DFT_mn -> (DFT_m (x) I_n) T^mn_n (I_m (x) DFT_n) L^mn_m");
   EXPECT_EQ(show(r.lhs), "DFT((m * n),k)");
   EXPECT_EQ(show(r.rhs),

@@ -1,5 +1,5 @@
 // SPL nodes: factories check and normalise, equal formulas hash equal, and to_dense of
-// every node kind matches its definition in DESIGN.md.
+// every node kind matches its definition in docs/design.md, "SPL constructs".
 #include <gtest/gtest.h>
 
 #include <cmath>
