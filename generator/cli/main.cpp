@@ -26,14 +26,16 @@
 #include <string>
 #include <vector>
 
-#include "generator/cli/bench_command.h"
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
+#if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
+#include "generator/cli/bench_command.h"
 #include "generator/cli/search_command.h"
 #include "generator/cli/wisdom_command.h"
 #include "generator/cli/wisdom_plan.h"
+#endif
 #include "generator/expand/expand.h"
 #include "generator/expand/ruletree.h"
 #include "generator/ir/dense.h"
@@ -102,6 +104,7 @@ struct Options {
   std::string name;         // gen/lower --name
   std::string precision = "double";
   std::string isa = "scalar";
+  std::string target = "cpp";
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs
   bool inverse = false;
   std::vector<std::string> dump_after;  // stage names or "all"
@@ -122,8 +125,13 @@ driver::GenOptions gen_options(const Options &o) {
   g.codelet_max = o.codelet_max;
   g.top_codelet_max = o.top_codelet_max;
   g.rule_files = o.rule_files;
+  g.target = o.target;
   if (o.wisdom.empty()) return g;
+#if SPLGEN_WITH_MEASURE
   return cli::with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", cli::FallbackNote::Line);
+#else
+  throw cli::CommandError(kExitUsage, "--wisdom: this splgen was built without FFTW3, so without wisdom files");
+#endif
 }
 
 void add_wisdom(CLI::App *cmd, Options &o) {
@@ -170,6 +178,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
                       "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
                       "(AVX-512F), or native (the best this CPU runs)");
   cli::add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
+  cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {
@@ -213,7 +222,8 @@ int run_gen(const Options &o) {
 }
 
 int run_expand(const Options &o) {
-  driver::PipelineResult r = driver::run_pipeline(o.spec, gen_options(o));
+  driver::Compilation r = driver::start(o.spec, gen_options(o));
+  driver::run_until(r, driver::Stage::Expand);
   for (const RuletreePtr &tree : r.expansion.trees) {
     std::string text = print(tree);
     if (!text.empty() && text.back() != '\n') text += '\n';
@@ -225,10 +235,11 @@ int run_expand(const Options &o) {
 }
 
 int run_lower(const Options &o) {
-  driver::PipelineResult r = driver::run_pipeline(o.spec, gen_options(o));
+  driver::Compilation r = driver::start(o.spec, gen_options(o));
   std::vector<std::string> stages = o.dump_after.empty()
                                         ? std::vector<std::string>{"spl", "expand", "sigma", "merge", "loops"}
                                         : resolve_stages(o.dump_after);
+  for (const std::string &stage : stages) driver::run_until(r, driver::parse_stage(stage));  // as far as asked
   for (const std::string &stage : stages) std::cout << stage_dump(r, stage);
   check_stdout();
   return kExitOk;
@@ -272,9 +283,10 @@ int run_verify(const Options &o) {
   ok &= verify_line(formula_text, against_text, dense, to_dense(against));
 
   // The lowering of the formula must mean the same: Sigma-SPL after loop merging, and the loop IR.
-  driver::PipelineResult r;
+  driver::Compilation r;
   try {
-    r = driver::run_pipeline(o.spec, driver::GenOptions{});
+    r = driver::start(o.spec, driver::GenOptions{});
+    driver::run_until(r, driver::Stage::Loops);
   } catch (const FormulaError &e) {
     std::cout << fmt::format("FAIL: {} cannot be lowered ({})\n", formula_text, one_line(e.what()));
     check_stdout();
@@ -347,12 +359,17 @@ int run(int argc, char **argv) {
   add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
   cli::add_rules_option(rew, o.rule_files);
 
+#if SPLGEN_WITH_MEASURE
   cli::BenchArgs bench_args;
   CLI::App *bench = cli::add_bench_command(app, bench_args);
   cli::SearchArgs search_args;
   CLI::App *search = cli::add_search_command(app, search_args);
   cli::WisdomArgs wisdom_args;
   CLI::App *wisdom = cli::add_wisdom_command(app, wisdom_args);
+#else
+  for (const char *name : {"bench", "search", "wisdom"})
+    app.add_subcommand(name, "(not in this build: it was built without FFTW3)")->allow_extras();
+#endif
 
   try {
     app.parse(argc, argv);
@@ -368,9 +385,16 @@ int run(int argc, char **argv) {
   if (check->parsed()) return cli::rules_check(o.rule_paths, o.max_size);
   if (list->parsed()) return cli::rules_list(o.rule_paths, o.functions);
   if (rew->parsed()) return cli::rewrite(o.spec, o.rule_files);
+#if SPLGEN_WITH_MEASURE
   if (bench->parsed()) return cli::run_bench(bench_args);
   if (search->parsed()) return cli::run_search(search_args);
   if (wisdom->parsed()) return cli::run_wisdom(wisdom_args);
+#else
+  for (CLI::App *sub : app.get_subcommands())
+    return report_error(fmt::format("{}: this splgen was built without FFTW3 (install libfftw3-dev and reconfigure)",
+                                    sub->get_name()),
+                        kExitUsage);
+#endif
   return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
