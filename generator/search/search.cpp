@@ -174,9 +174,8 @@ void Searcher::note_root(const std::vector<Plan> &plans, const std::vector<Evalu
 }
 
 const std::vector<Split> &Searcher::splits_of(const Spl &node) {
-  std::string key = print(node);
-  auto it = splits_.find(key);
-  if (it == splits_.end()) it = splits_.emplace(key, splits(node, rules_)).first;
+  auto it = splits_.find(node);
+  if (it == splits_.end()) it = splits_.emplace(node, splits(node, rules_)).first;
   return it->second;
 }
 
@@ -188,19 +187,18 @@ Plan Searcher::make_plan(const Spl &formula, const std::string &tree, int width)
   return p;
 }
 
-// Subproblems below the root, smallest first.
+// Subproblems below the root (DFTs), smallest first, then by root exponent.
 std::vector<Spl> Searcher::subproblems() {
-  std::map<std::pair<int64_t, std::string>, Spl> seen;
-  std::vector<Spl> stack = {root_};
+  SplSet seen;
+  std::vector<Spl> out, stack = {root_};
   while (!stack.empty()) {
     Spl node = stack.back();
     stack.pop_back();
     for (const Split &s : splits_of(node))
       for (const Spl &c : s.children)
-        if (c->kind == SplKind::DFT && seen.emplace(std::make_pair(c->rows, print(c)), c).second) stack.push_back(c);
+        if (c->kind == SplKind::DFT && seen.insert(c).second) stack.push_back(c), out.push_back(c);
   }
-  std::vector<Spl> out;
-  for (auto &[key, node] : seen) out.push_back(node);
+  std::sort(out.begin(), out.end(), [](const Spl &x, const Spl &y) { return std::pair(x->rows, x->b) < std::pair(y->rows, y->b); });
   return out;
 }
 

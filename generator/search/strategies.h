@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,11 @@
 #include "generator/search/space.h"
 
 namespace splgen::search {
+
+// Maps and sets keyed by formulas (structural equality, the formulas' hashes).
+template <class T>
+using SplMap = std::unordered_map<Spl, T, SplHash, SplEqual>;
+using SplSet = std::unordered_set<Spl, SplHash, SplEqual>;
 
 // A plan of a subproblem: its formula (DFT leaves are codelets) and its ruletree in short.
 struct Sub {
@@ -68,7 +75,7 @@ class Searcher {
   Plan default_;
   double default_first_ns_ = 0;
   SearchResult result_;
-  std::map<std::string, std::vector<Split>> splits_;
+  SplMap<std::vector<Split>> splits_;
   int done_ = 0, planned_ = 0;
   bool final_ = false;  // in the final round: the whole budget may be used
   double best_ns_ = 0;

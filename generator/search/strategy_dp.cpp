@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 #include "generator/ir/print.h"
 #include "generator/search/strategies.h"
@@ -12,8 +11,8 @@ namespace splgen::search {
 
 namespace {
 
-// Per subproblem (by its printed formula): its fastest plans, fastest first.
-using KeptPlans = std::map<std::string, std::vector<Sub>>;
+// Per subproblem: its fastest plans, fastest first.
+using KeptPlans = SplMap<std::vector<Sub>>;
 
 // The candidates of a node from the kept plans of its children: for each split first the
 // combination of the best children, then (after every split's best) those with one child
@@ -24,7 +23,7 @@ std::vector<std::pair<Spl, std::string>> dp_candidates(Searcher &searcher, const
   for (const Split &s : searcher.splits_of(node)) {
     std::vector<std::vector<Sub>> lists;
     for (const Spl &c : s.children) {
-      auto it = kept.find(print(c));
+      auto it = kept.find(c);
       if (it != kept.end() && !it->second.empty())
         lists.push_back(it->second);
       else
@@ -47,9 +46,9 @@ std::vector<std::pair<Spl, std::string>> dp_candidates(Searcher &searcher, const
   }
   firsts.insert(firsts.end(), alternates.begin(), alternates.end());
   std::vector<std::pair<Spl, std::string>> out;
-  std::set<std::string> texts;
+  SplSet formulas;
   for (auto &c : firsts)
-    if (texts.insert(print(c.first)).second) out.push_back(c);
+    if (formulas.insert(c.first).second) out.push_back(c);
   return out;
 }
 
@@ -92,7 +91,7 @@ void Searcher::dp() {
       ok.back() = c;
     }
     if (ok.size() > keep) ok.resize(keep);
-    kept[print(node)] = ok;
+    kept[node] = ok;
     planned_ += int(done_ - before) - planned_count(*this, node, o_.keep);  // the estimate becomes the count
   }
   if (stop()) return;

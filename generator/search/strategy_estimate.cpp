@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
-#include "generator/ir/print.h"
 #include "generator/search/strategies.h"
 
 namespace splgen::search {
@@ -56,7 +54,7 @@ double rhs_cost(const Spl &f, double mult, const std::vector<double> &child_cost
 void Searcher::estimate() {
   std::vector<Spl> nodes = subproblems();
   nodes.push_back(root_);
-  std::map<std::string, std::pair<double, Sub>> best;  // per node: cost, plan
+  SplMap<std::pair<double, Sub>> best;  // per node: cost, plan
   for (const Spl &node : nodes) {
     std::vector<std::pair<double, Sub>> cands;
     if (codelet_allowed(node)) cands.push_back({codelet_cost(node->rows), Sub{node, std::to_string(node->rows), 0}});
@@ -65,7 +63,7 @@ void Searcher::estimate() {
       std::vector<Spl> kids;
       std::vector<std::string> trees;
       for (const Spl &c : s.children) {
-        auto it = best.find(print(c));
+        auto it = best.find(c);
         if (it != best.end()) {
           costs.push_back(it->second.first), kids.push_back(it->second.second.formula), trees.push_back(it->second.second.tree);
         } else {
@@ -78,7 +76,7 @@ void Searcher::estimate() {
     }
     if (cands.empty()) continue;
     std::stable_sort(cands.begin(), cands.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    best[print(node)] = cands.front();
+    best[node] = cands.front();
     if (equal(node, root_)) {
       for (auto &[cost, sub] : cands) {
         Candidate c;
@@ -88,7 +86,7 @@ void Searcher::estimate() {
       }
     }
   }
-  auto it = best.find(print(root_));
+  auto it = best.find(root_);
   result_.best = it != best.end() ? make_plan(it->second.second.formula, it->second.second.tree) : default_;
 }
 

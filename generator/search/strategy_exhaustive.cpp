@@ -5,7 +5,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "generator/ir/print.h"
 #include "generator/search/strategies.h"
 
 namespace splgen::search {
@@ -13,9 +12,8 @@ namespace splgen::search {
 namespace {
 
 // How many ruletrees the node has (a node with none counts once: the default expansion).
-double count_trees(Searcher &searcher, const Spl &node, std::map<std::string, double> &memo) {
-  std::string key = print(node);
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
+double count_trees(Searcher &searcher, const Spl &node, SplMap<double> &memo) {
+  if (auto it = memo.find(node); it != memo.end()) return it->second;
   double count = codelet_allowed(node) ? 1 : 0;
   for (const Split &s : searcher.splits_of(node)) {
     double product = 1;
@@ -23,7 +21,7 @@ double count_trees(Searcher &searcher, const Spl &node, std::map<std::string, do
     count += product;
   }
   if (count == 0) count = 1;  // left to the default expansion
-  memo[key] = count;
+  memo[node] = count;
   return count;
 }
 
@@ -52,7 +50,7 @@ std::vector<std::pair<Spl, std::string>> all_trees(Searcher &searcher, const Spl
 }  // namespace
 
 void Searcher::exhaustive() {
-  std::map<std::string, double> memo;
+  SplMap<double> memo;
   std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
   double count = count_trees(*this, root_, memo) * double(widths.size());
   if (count > double(o_.max_candidates))
