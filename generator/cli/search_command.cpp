@@ -88,8 +88,7 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   add_isa_option(cmd, a.isa, "Instruction set of the kernels (native: the best this CPU runs)");
   add_precision_option(cmd, a.precision, "Floating-point type of the kernels (double or float)");
   cmd->add_flag("--inverse", a.inverse, "Search the inverse (unnormalised) transform: DFT(n) becomes DFT(n,-1)");
-  cmd->add_option("--strategy", a.strategy,
-                  "dp (dynamic programming), random, exhaustive (small sizes), estimate (operation count, no timing)")
+  cmd->add_option("--strategy", a.strategy, search::describe_strategies())
       ->check(CLI::IsMember(search::strategy_names()))
       ->capture_default_str();
   cmd->add_option("--budget", a.budget, "Wall-time bound, e.g. 60s, 2m, 500ms: the best plan found by then wins")
@@ -119,7 +118,7 @@ int run_search(const SearchArgs &a) {
   o.eval.flags = a.flags;
   o.eval.jobs = a.jobs;
   o.eval.repetitions = a.reps;
-  o.strategy = *search::parse_strategy(a.strategy);
+  o.strategy = a.strategy;
   if (!a.budget.empty()) {
     try {
       o.budget_seconds = search::parse_duration(a.budget);
@@ -149,7 +148,7 @@ int run_search(const SearchArgs &a) {
   }
 
   // The table: plans of the whole transform, fastest first.
-  const bool estimate = o.strategy == search::Strategy::Estimate;
+  const bool estimate = !search::find_strategy(a.strategy)->timed;  // a model's costs, no times
   std::cout << fmt::format("search {} ({}, {}, {}): {} candidates {} in {:.1f} s{}\n", r.spec, isa_name(isa), a.precision,
                            a.strategy, estimate ? int(r.candidates.size()) : r.done, estimate ? "estimated" : "timed", r.seconds,
                            r.stopped.empty() ? "" : fmt::format(" (stopped: {})", r.stopped));

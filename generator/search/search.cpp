@@ -4,35 +4,15 @@
 #include <chrono>
 #include <map>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "generator/expand/expand.h"
 #include "generator/ir/print.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/search/strategies.h"
 
 namespace splgen::search {
-
-const std::vector<std::string> &strategy_names() {
-  static const std::vector<std::string> names = {"dp", "random", "exhaustive", "estimate"};
-  return names;
-}
-
-std::optional<Strategy> parse_strategy(const std::string &name) {
-  if (name == "dp") return Strategy::Dp;
-  if (name == "random") return Strategy::Random;
-  if (name == "exhaustive") return Strategy::Exhaustive;
-  if (name == "estimate") return Strategy::Estimate;
-  return std::nullopt;
-}
-
-const char *strategy_name(Strategy s) {
-  switch (s) {
-    case Strategy::Dp: return "dp";
-    case Strategy::Random: return "random";
-    case Strategy::Exhaustive: return "exhaustive";
-    case Strategy::Estimate: return "estimate";
-  }
-  return "?";
-}
 
 // How much faster than the default a plan must be in the final rounds to replace it.
 constexpr double kFinalMargin = 1.02;
@@ -44,7 +24,10 @@ std::string join_trees(const std::string &rule, const std::vector<std::string> &
 }
 
 Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std::atomic<bool> *interrupt)
-    : o_(o), progress_(progress), interrupt_(interrupt), start_(Clock::now()) {
+    : o_(o), progress_(progress), interrupt_(interrupt), start_(Clock::now()), strategy_(find_strategy(o.strategy)) {
+  if (!strategy_)
+    throw std::invalid_argument(fmt::format("unknown search strategy '{}'; one of: {}", o.strategy,
+                                            fmt::join(strategy_names(), ", ")));
   rules_ = breakdown_rules(shipped_rules());
   Spl spec = parse::parse_formula(o.spec);
   if (spec->kind != SplKind::DFT) throw FormulaError("search needs a DFT(n) or DFT(n,k) spec, not " + print(spec));
@@ -64,17 +47,15 @@ Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std
 }
 
 SearchResult Searcher::run() {
-  default_ = default_plan(result_.spec, gen_);
-  if (o_.strategy == Strategy::Estimate) {
-    estimate();
+  default_ = search::default_plan(result_.spec, gen_);
+  if (!strategy_->timed) {
+    strategy_->run(*this);
   } else {
     // The default first: whatever happens later, there is an answer.
     planned_ = 1;
     std::vector<Evaluation> e = time_root({default_}, "default");
     if (e[0].status == Evaluation::Status::Ok) default_first_ns_ = e[0].ns;
-    if (o_.strategy == Strategy::Dp) dp();
-    if (o_.strategy == Strategy::Random) random();
-    if (o_.strategy == Strategy::Exhaustive) exhaustive();
+    strategy_->run(*this);
     final_round();
   }
   result_.seconds = elapsed();

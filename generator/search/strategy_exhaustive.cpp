@@ -47,26 +47,29 @@ std::vector<std::pair<Spl, std::string>> all_trees(Searcher &searcher, const Spl
   return out;
 }
 
-}  // namespace
-
-void Searcher::exhaustive() {
+void run_exhaustive(Searcher &s) {
+  const SearchOptions &o = s.options();
   SplMap<double> memo;
-  std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
-  double count = count_trees(*this, root_, memo) * double(widths.size());
-  if (count > double(o_.max_candidates))
+  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
+  double count = count_trees(s, s.root(), memo) * double(widths.size());
+  if (count > double(o.max_candidates))
     throw std::invalid_argument(fmt::format(
         "exhaustive: {} has {:.0f} plans (ruletrees x vector widths), more than --max-candidates {}; use "
         "--strategy dp or random, or raise --max-candidates",
-        result_.spec, count, o_.max_candidates));
+        s.result().spec, count, o.max_candidates));
   std::vector<Plan> plans;
-  std::set<std::string> seen = {default_.formula + "|0"};  // timed already, as the default
-  for (auto &[f, tree] : all_trees(*this, root_))
+  std::set<std::string> seen = {s.default_plan().formula + "|0"};  // timed already, as the default
+  for (auto &[f, tree] : all_trees(s, s.root()))
     for (int w : widths) {
-      Plan p = make_plan(f, tree, w);
+      Plan p = Searcher::make_plan(f, tree, w);
       if (seen.insert(p.formula + "|" + std::to_string(w)).second) plans.push_back(p);
     }
-  planned_ += int(plans.size()) + o_.final_round + 1;
-  time_root(plans, "exhaustive");
+  s.add_planned(int(plans.size()) + o.final_round + 1);
+  s.time_root(plans, "exhaustive");
 }
+
+}  // namespace
+
+StrategyInfo exhaustive_strategy() { return {"exhaustive", "small sizes", true, run_exhaustive}; }
 
 }  // namespace splgen::search
