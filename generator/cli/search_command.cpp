@@ -12,6 +12,7 @@
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
+#include "generator/ir/print.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/search/duration.h"
@@ -179,13 +180,13 @@ int run_search(const SearchArgs &a) {
     std::cout << fmt::format("best: {}  {} (default {}, {})\n", plan_label(r.best), format_time(r.best_ns),
                              format_time(r.default_ns),
                              r.default_ns > 0 && r.best_ns > 0 ? fmt::format("{:.2f}x", r.default_ns / r.best_ns) : "-");
-  std::cout << "formula: " << r.best.formula << "\n";
+  std::cout << "formula: " << print(r.best.formula) << "\n";
 
   if (!a.wisdom.empty()) {
     driver::GenOptions g = o.eval.gen;
     search::WisdomEntry e;
     e.key = search::wisdom_key(a.spec, g, a.compiler);
-    e.formula = r.best.formula;
+    e.formula = print(r.best.formula);  // wisdom holds formulas as text
     e.tree = r.best.tree;
     e.vector_width = r.best.vector_width;
     e.ns = estimate ? 0 : r.best_ns;

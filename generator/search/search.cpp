@@ -143,7 +143,7 @@ void Searcher::note_root(const std::vector<Plan> &plans, const std::vector<Evalu
       best_ns_ = evals[i].ns, best_tree_ = plans[i].tree + (plans[i].vector_width ? " " + describe_width(plans[i].vector_width) : "");
     // One table row per plan: a plan timed again keeps its latest time.
     auto same = [&](const Candidate &c) {
-      return c.plan.formula == plans[i].formula && c.plan.vector_width == plans[i].vector_width &&
+      return equal(c.plan.formula, plans[i].formula) && c.plan.vector_width == plans[i].vector_width &&
              c.plan.is_default == plans[i].is_default;
     };
     auto it = std::find_if(result_.candidates.begin(), result_.candidates.end(), same);
@@ -162,7 +162,7 @@ const std::vector<Split> &Searcher::splits_of(const Spl &node) {
 
 Plan Searcher::make_plan(const Spl &formula, const std::string &tree, int width) {
   Plan p;
-  p.formula = print(formula);
+  p.formula = formula;
   p.tree = tree;
   p.vector_width = width;
   return p;

@@ -98,7 +98,7 @@ void run_dp(Searcher &s) {
   auto cands = dp_candidates(s, kept, s.root());
   std::vector<Plan> plans = {s.default_plan()};
   for (auto &[f, tree] : cands)
-    if (print(f) != s.default_plan().formula) plans.push_back(Searcher::make_plan(f, tree));  // the default is there already
+    if (!equal(f, s.default_plan().formula)) plans.push_back(Searcher::make_plan(f, tree));  // the default is there already
   std::vector<Evaluation> e = s.time_root(plans, print(s.root()));
   // ... then the best few with narrower vectors.
   std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);

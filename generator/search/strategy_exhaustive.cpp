@@ -58,11 +58,12 @@ void run_exhaustive(Searcher &s) {
         "--strategy dp or random, or raise --max-candidates",
         s.result().spec, count, o.max_candidates));
   std::vector<Plan> plans;
-  std::set<std::string> seen = {s.default_plan().formula + "|0"};  // timed already, as the default
+  SplMap<std::set<int>> seen;  // formula: widths
+  seen[s.default_plan().formula].insert(0);  // timed already, as the default
   for (auto &[f, tree] : all_trees(s, s.root()))
     for (int w : widths) {
       Plan p = Searcher::make_plan(f, tree, w);
-      if (seen.insert(p.formula + "|" + std::to_string(w)).second) plans.push_back(p);
+      if (seen[p.formula].insert(w).second) plans.push_back(p);
     }
   s.add_planned(int(plans.size()) + o.final_round + 1);
   s.time_root(plans, "exhaustive");

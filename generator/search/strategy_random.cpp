@@ -34,7 +34,8 @@ void run_random(Searcher &s) {
   const SearchOptions &o = s.options();
   std::mt19937_64 rng(o.seed);
   std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
-  std::set<std::string> seen = {s.default_plan().formula + "|0"};
+  SplMap<std::set<int>> seen;  // formula: widths
+  seen[s.default_plan().formula].insert(0);
   s.add_planned(o.max_candidates + o.final_round + 1);
   const std::size_t chunk = std::size_t(s.eval_options(s.root()->rows).max_per_unit * s.jobs());
   int given = 0;
@@ -45,7 +46,7 @@ void run_random(Searcher &s) {
       auto [f, tree] = random_tree(s, s.root(), rng);
       int w = widths[std::uniform_int_distribution<std::size_t>(0, widths.size() - 1)(rng)];
       Plan p = Searcher::make_plan(f, tree, w);
-      if (seen.insert(p.formula + "|" + std::to_string(w)).second) plans.push_back(p);
+      if (seen[p.formula].insert(w).second) plans.push_back(p);
     }
     if (plans.empty()) break;  // the space is exhausted
     given += int(plans.size());
