@@ -66,7 +66,8 @@ void run_dp(Searcher &s) {
   std::vector<Spl> subs = s.subproblems();
   // Planned: every subproblem's candidates as if each child kept `keep` plans, and the root's.
   for (const Spl &node : subs) s.add_planned(planned_count(s, node, o.keep));
-  s.add_planned(planned_count(s, s.root(), o.keep) + o.keep * int(width_choices(s.gen().isa, s.gen().precision).size() - 1) + o.final_round + 1);
+  const int narrower_widths = int(width_choices(s.gen().isa, s.gen().precision).size()) - 1;
+  s.add_planned(planned_count(s, s.root(), o.keep) + o.keep * narrower_widths + o.final_round + 1);
   for (const Spl &node : subs) {
     if (s.stop()) return;
     // Half the budget goes to subproblems at most: the root's candidates are what count.
