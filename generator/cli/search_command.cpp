@@ -12,6 +12,7 @@
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
+#include "generator/ir/print.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/search/duration.h"
@@ -88,8 +89,7 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   add_isa_option(cmd, a.isa, "Instruction set of the kernels (native: the best this CPU runs)");
   add_precision_option(cmd, a.precision, "Floating-point type of the kernels (double or float)");
   cmd->add_flag("--inverse", a.inverse, "Search the inverse (unnormalised) transform: DFT(n) becomes DFT(n,-1)");
-  cmd->add_option("--strategy", a.strategy,
-                  "dp (dynamic programming), random, exhaustive (small sizes), estimate (operation count, no timing)")
+  cmd->add_option("--strategy", a.strategy, search::describe_strategies())
       ->check(CLI::IsMember(search::strategy_names()))
       ->capture_default_str();
   cmd->add_option("--budget", a.budget, "Wall-time bound, e.g. 60s, 2m, 500ms: the best plan found by then wins")
@@ -119,7 +119,7 @@ int run_search(const SearchArgs &a) {
   o.eval.flags = a.flags;
   o.eval.jobs = a.jobs;
   o.eval.repetitions = a.reps;
-  o.strategy = *search::parse_strategy(a.strategy);
+  o.strategy = a.strategy;
   if (!a.budget.empty()) {
     try {
       o.budget_seconds = search::parse_duration(a.budget);
@@ -149,7 +149,7 @@ int run_search(const SearchArgs &a) {
   }
 
   // The table: plans of the whole transform, fastest first.
-  const bool estimate = o.strategy == search::Strategy::Estimate;
+  const bool estimate = !search::find_strategy(a.strategy)->timed;  // a model's costs, no times
   std::cout << fmt::format("search {} ({}, {}, {}): {} candidates {} in {:.1f} s{}\n", r.spec, isa_name(isa), a.precision,
                            a.strategy, estimate ? int(r.candidates.size()) : r.done, estimate ? "estimated" : "timed", r.seconds,
                            r.stopped.empty() ? "" : fmt::format(" (stopped: {})", r.stopped));
@@ -180,13 +180,13 @@ int run_search(const SearchArgs &a) {
     std::cout << fmt::format("best: {}  {} (default {}, {})\n", plan_label(r.best), format_time(r.best_ns),
                              format_time(r.default_ns),
                              r.default_ns > 0 && r.best_ns > 0 ? fmt::format("{:.2f}x", r.default_ns / r.best_ns) : "-");
-  std::cout << "formula: " << r.best.formula << "\n";
+  std::cout << "formula: " << print(r.best.formula) << "\n";
 
   if (!a.wisdom.empty()) {
     driver::GenOptions g = o.eval.gen;
     search::WisdomEntry e;
     e.key = search::wisdom_key(a.spec, g, a.compiler);
-    e.formula = r.best.formula;
+    e.formula = print(r.best.formula);  // wisdom holds formulas as text
     e.tree = r.best.tree;
     e.vector_width = r.best.vector_width;
     e.ns = estimate ? 0 : r.best_ns;

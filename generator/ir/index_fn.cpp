@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <stdexcept>
+
+#include "generator/ir/hash.h"
 
 namespace splgen {
 
@@ -85,6 +88,21 @@ bool same(const IndexFn &f, const IndexFn &g) {
     case FnKind::Compose: return same(f->f, g->f) && same(f->g, g->g);
     default: return true;
   }
+}
+
+std::size_t hash_value(const IndexFn &f) {
+  std::hash<int64_t> h64;
+  std::size_t h = std::size_t(f->kind) * 1000003u;
+  for (int64_t v : {f->domain, f->range, f->base.c0, f->s, f->mu}) hash_mix(h, h64(v));
+  for (const auto &[var, coeff] : f->base.terms)
+    for (int64_t v : {int64_t(var.id), var.extent, coeff}) hash_mix(h, h64(v));
+  if (f->kind == FnKind::Table)
+    for (int64_t v : *f->table) hash_mix(h, h64(v));
+  if (f->kind == FnKind::Compose) {
+    hash_mix(h, hash_value(f->f));
+    hash_mix(h, hash_value(f->g));
+  }
+  return h;
 }
 
 std::optional<IndexFn> inverse(const IndexFn &f) {

@@ -36,7 +36,8 @@ IndexFn fn_identity(int64_t n);
 IndexFn compose(const IndexFn &f, const IndexFn &g);  // f o g
 
 bool is_identity(const IndexFn &f);
-bool same(const IndexFn &f, const IndexFn &g);
+bool same(const IndexFn &f, const IndexFn &g);  // structural equality
+std::size_t hash_value(const IndexFn &f);      // equal for same() functions
 // The inverse of a bijective function (domain == range), when it is known symbolically.
 std::optional<IndexFn> inverse(const IndexFn &f);
 

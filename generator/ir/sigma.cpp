@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <stdexcept>
+
+#include "generator/ir/hash.h"
 
 #include "generator/ir/print.h"
 
@@ -10,7 +13,24 @@ namespace splgen {
 
 namespace {
 
-Sigma make(SigmaNode n) { return std::make_shared<const SigmaNode>(std::move(n)); }
+std::size_t node_hash(const SigmaNode &n) {
+  std::hash<int64_t> h64;
+  std::size_t h = std::size_t(n.kind) * 1000003u;
+  for (int64_t v : {n.rows, n.cols, int64_t(n.var.id), n.var.extent, int64_t(n.mode), int64_t(n.dma)})
+    hash_mix(h, h64(v));
+  if (n.fn) hash_mix(h, hash_value(n.fn));
+  if (n.source) hash_mix(h, n.source->hash);
+  for (const Sigma &c : n.children) hash_mix(h, c->hash);
+  return h;
+}
+
+Sigma make(SigmaNode n) {
+  n.hash = node_hash(n);
+  return std::make_shared<const SigmaNode>(std::move(n));
+}
+
+bool same_fn(const IndexFn &f, const IndexFn &g) { return f && g ? same(f, g) : f == g; }
+bool same_source(const Spl &f, const Spl &g) { return f && g ? equal(f, g) : f == g; }
 
 int64_t mulmod(int64_t a, int64_t b, int64_t m) { return int64_t((__int128)a * b % m); }
 
@@ -83,6 +103,18 @@ Sigma sigma_kernel(Spl leaf) {
   n.source = std::move(leaf);
   return make(std::move(n));
 }
+
+bool operator==(const SigmaNode &x, const SigmaNode &y) {
+  if (x.hash != y.hash || x.kind != y.kind || x.rows != y.rows || x.cols != y.cols || x.var != y.var ||
+      x.mode != y.mode || x.dma != y.dma || !same_fn(x.fn, y.fn) || !same_source(x.source, y.source) ||
+      x.children.size() != y.children.size())
+    return false;
+  for (std::size_t i = 0; i < x.children.size(); ++i)
+    if (!equal(x.children[i], y.children[i])) return false;
+  return true;
+}
+
+bool equal(const Sigma &x, const Sigma &y) { return x == y || *x == *y; }
 
 cplx diag_entry(const Spl &source, int64_t p) {
   if (source->kind == SplKind::Diag) return source->diag.at(std::size_t(p));

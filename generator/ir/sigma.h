@@ -31,6 +31,18 @@ struct SigmaNode {
   bool dma = false;             // Gather, Scatter: an explicit block transfer (G_dma, S_dma)
   IndexFn fn;                   // Gather, Scatter, Diag (positions into `source`)
   Spl source;                   // Diag: the diagonal (T or Diag node); Kernel: the leaf
+  std::size_t hash = 0;         // set by the factories; equal nodes have equal hashes
+};
+
+// Structural equality (kind, shape, loop variable and mode, index functions, sources,
+// children), as for SPL; loop variables are compared by id, not up to renaming.
+bool operator==(const SigmaNode &x, const SigmaNode &y);
+bool equal(const Sigma &x, const Sigma &y);
+struct SigmaHash {
+  std::size_t operator()(const Sigma &s) const { return s->hash; }
+};
+struct SigmaEqual {
+  bool operator()(const Sigma &x, const Sigma &y) const { return equal(x, y); }
 };
 
 Sigma sigma_compose(std::vector<Sigma> factors);  // flattens, checks dimensions

@@ -6,6 +6,8 @@
 #include <functional>
 #include <numeric>
 
+#include "generator/ir/hash.h"
+
 namespace splgen {
 
 int64_t gcd64(int64_t x, int64_t y) { return std::gcd(x, y); }
@@ -39,8 +41,6 @@ std::size_t tag_arity(TagKind kind) {
 namespace {
 
 constexpr int64_t kMaxSize = int64_t(1) << 40;
-
-void hash_mix(std::size_t &h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
 
 Spl finish(SplNode node) {
   std::size_t h = std::size_t(node.kind) * 1000003u;

@@ -265,7 +265,7 @@ bool same_match(const Match &x, const Match &y) {
   for (auto ix = x.formulas.begin(), iy = y.formulas.begin(); ix != x.formulas.end(); ++ix, ++iy)
     if (ix->first != iy->first || !equal(ix->second, iy->second)) return false;
   for (auto ix = x.sigmas.begin(), iy = y.sigmas.begin(); ix != x.sigmas.end(); ++ix, ++iy)
-    if (ix->first != iy->first || print(ix->second) != print(iy->second)) return false;
+    if (ix->first != iy->first || !equal(ix->second, iy->second)) return false;
   for (auto ix = x.loops.begin(), iy = y.loops.begin(); ix != x.loops.end(); ++ix, ++iy)
     if (ix->first != iy->first || ix->second.id != iy->second.id) return false;
   return true;

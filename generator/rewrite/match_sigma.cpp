@@ -105,7 +105,7 @@ States match_formula_var(const Term &t, const Sigma &s, const State &st) {
   for (State &x : shaped) {
     auto it = x.m.sigmas.find(t.name);
     if (it != x.m.sigmas.end()) {
-      if (it->second->rows != s->rows || it->second->cols != s->cols || print(it->second) != print(s)) continue;
+      if (!equal(it->second, s)) continue;
     } else {
       x.m.sigmas[t.name] = s;
     }

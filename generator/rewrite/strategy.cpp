@@ -94,7 +94,7 @@ std::optional<Sigma> apply_first_sigma(const Sigma &g, const std::vector<const R
       } catch (const FormulaError &e) {
         throw FormulaError(fmt::format("rule {}: {}", rule->name, e.what()));
       }
-      if (print(r) == print(g)) continue;
+      if (equal(r, g)) continue;
       if (applied) *applied = rule;
       return r;
     }

@@ -2,13 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "generator/ir/print.h"
-#include "generator/parse/formula_parser.h"
 
 namespace splgen::search {
 
 driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan) {
-  options.plan = plan.is_default ? Spl() : parse::parse_formula(plan.formula);
+  options.plan = plan.is_default ? Spl() : plan.formula;
   options.max_vector_width = plan.vector_width;
   return options;
 }
@@ -17,9 +15,10 @@ Plan default_plan(const std::string &spec_text, const driver::GenOptions &option
   driver::GenOptions o = options;
   o.plan = nullptr;
   o.max_vector_width = 0;
-  driver::PipelineResult r = driver::run_pipeline(spec_text, o);
+  driver::Compilation c = driver::start(spec_text, o);
+  driver::run_until(c, driver::Stage::Expand);
   Plan p;
-  p.formula = print(r.expansion.formula);
+  p.formula = c.expansion.formula;
   p.tree = "default";
   p.is_default = true;
   return p;

@@ -1,6 +1,7 @@
-// A searched plan: the ruletree the search chose, as formula text that `splgen expand` reads
-// (and driver::GenOptions::plan uses in place of the default expansion), with the target parameters
-// searched alongside it (the vector width) and a short description for people.
+// A searched plan: the ruletree the search chose, as a formula that driver::GenOptions::plan
+// uses in place of the default expansion (wisdom files hold it as text that `splgen expand`
+// reads), with the target parameters searched alongside it (the vector width) and a short
+// description for people.
 #pragma once
 #include <string>
 
@@ -10,7 +11,7 @@
 namespace splgen::search {
 
 struct Plan {
-  std::string formula;     // fully expanded: DFT leaves are codelets ("(DFT(32) (x) I(32)) * T(1024,32) * ...")
+  Spl formula;             // fully expanded: DFT leaves are codelets ("(DFT(32) (x) I(32)) * T(1024,32) * ...")
   int vector_width = 0;    // widest vector used; 0: the ISA's widest
   std::string tree;        // "dit(32,32)", "dif(4,dit(8,32))", "16": the ruletree in short
   bool is_default = false; // the generator's default expansion (no search)
@@ -19,7 +20,8 @@ struct Plan {
 // The driver::GenOptions that generate the plan's kernel.
 driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan);
 
-// The default plan of a spec for a target: the expansion `splgen gen` makes without a plan.
+// The default plan of a spec for a target: the expansion `splgen gen` makes without a plan
+// (the driver's stages up to Expand).
 Plan default_plan(const std::string &spec_text, const driver::GenOptions &options);
 
 // "w=2" / "" : the vector width in short, for tables.

@@ -4,35 +4,15 @@
 #include <chrono>
 #include <map>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "generator/expand/expand.h"
 #include "generator/ir/print.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/search/strategies.h"
 
 namespace splgen::search {
-
-const std::vector<std::string> &strategy_names() {
-  static const std::vector<std::string> names = {"dp", "random", "exhaustive", "estimate"};
-  return names;
-}
-
-std::optional<Strategy> parse_strategy(const std::string &name) {
-  if (name == "dp") return Strategy::Dp;
-  if (name == "random") return Strategy::Random;
-  if (name == "exhaustive") return Strategy::Exhaustive;
-  if (name == "estimate") return Strategy::Estimate;
-  return std::nullopt;
-}
-
-const char *strategy_name(Strategy s) {
-  switch (s) {
-    case Strategy::Dp: return "dp";
-    case Strategy::Random: return "random";
-    case Strategy::Exhaustive: return "exhaustive";
-    case Strategy::Estimate: return "estimate";
-  }
-  return "?";
-}
 
 // How much faster than the default a plan must be in the final rounds to replace it.
 constexpr double kFinalMargin = 1.02;
@@ -44,7 +24,10 @@ std::string join_trees(const std::string &rule, const std::vector<std::string> &
 }
 
 Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std::atomic<bool> *interrupt)
-    : o_(o), progress_(progress), interrupt_(interrupt), start_(Clock::now()) {
+    : o_(o), progress_(progress), interrupt_(interrupt), start_(Clock::now()), strategy_(find_strategy(o.strategy)) {
+  if (!strategy_)
+    throw std::invalid_argument(fmt::format("unknown search strategy '{}'; one of: {}", o.strategy,
+                                            fmt::join(strategy_names(), ", ")));
   rules_ = breakdown_rules(shipped_rules());
   Spl spec = parse::parse_formula(o.spec);
   if (spec->kind != SplKind::DFT) throw FormulaError("search needs a DFT(n) or DFT(n,k) spec, not " + print(spec));
@@ -64,17 +47,15 @@ Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std
 }
 
 SearchResult Searcher::run() {
-  default_ = default_plan(result_.spec, gen_);
-  if (o_.strategy == Strategy::Estimate) {
-    estimate();
+  default_ = search::default_plan(result_.spec, gen_);
+  if (!strategy_->timed) {
+    strategy_->run(*this);
   } else {
     // The default first: whatever happens later, there is an answer.
     planned_ = 1;
     std::vector<Evaluation> e = time_root({default_}, "default");
     if (e[0].status == Evaluation::Status::Ok) default_first_ns_ = e[0].ns;
-    if (o_.strategy == Strategy::Dp) dp();
-    if (o_.strategy == Strategy::Random) random();
-    if (o_.strategy == Strategy::Exhaustive) exhaustive();
+    strategy_->run(*this);
     final_round();
   }
   result_.seconds = elapsed();
@@ -162,7 +143,7 @@ void Searcher::note_root(const std::vector<Plan> &plans, const std::vector<Evalu
       best_ns_ = evals[i].ns, best_tree_ = plans[i].tree + (plans[i].vector_width ? " " + describe_width(plans[i].vector_width) : "");
     // One table row per plan: a plan timed again keeps its latest time.
     auto same = [&](const Candidate &c) {
-      return c.plan.formula == plans[i].formula && c.plan.vector_width == plans[i].vector_width &&
+      return equal(c.plan.formula, plans[i].formula) && c.plan.vector_width == plans[i].vector_width &&
              c.plan.is_default == plans[i].is_default;
     };
     auto it = std::find_if(result_.candidates.begin(), result_.candidates.end(), same);
@@ -174,33 +155,31 @@ void Searcher::note_root(const std::vector<Plan> &plans, const std::vector<Evalu
 }
 
 const std::vector<Split> &Searcher::splits_of(const Spl &node) {
-  std::string key = print(node);
-  auto it = splits_.find(key);
-  if (it == splits_.end()) it = splits_.emplace(key, splits(node, rules_)).first;
+  auto it = splits_.find(node);
+  if (it == splits_.end()) it = splits_.emplace(node, splits(node, rules_)).first;
   return it->second;
 }
 
 Plan Searcher::make_plan(const Spl &formula, const std::string &tree, int width) {
   Plan p;
-  p.formula = print(formula);
+  p.formula = formula;
   p.tree = tree;
   p.vector_width = width;
   return p;
 }
 
-// Subproblems below the root, smallest first.
+// Subproblems below the root (DFTs), smallest first, then by root exponent.
 std::vector<Spl> Searcher::subproblems() {
-  std::map<std::pair<int64_t, std::string>, Spl> seen;
-  std::vector<Spl> stack = {root_};
+  SplSet seen;
+  std::vector<Spl> out, stack = {root_};
   while (!stack.empty()) {
     Spl node = stack.back();
     stack.pop_back();
     for (const Split &s : splits_of(node))
       for (const Spl &c : s.children)
-        if (c->kind == SplKind::DFT && seen.emplace(std::make_pair(c->rows, print(c)), c).second) stack.push_back(c);
+        if (c->kind == SplKind::DFT && seen.insert(c).second) stack.push_back(c), out.push_back(c);
   }
-  std::vector<Spl> out;
-  for (auto &[key, node] : seen) out.push_back(node);
+  std::sort(out.begin(), out.end(), [](const Spl &x, const Spl &y) { return std::pair(x->rows, x->b) < std::pair(y->rows, y->b); });
   return out;
 }
 

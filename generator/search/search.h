@@ -11,24 +11,19 @@
 #pragma once
 #include <atomic>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "generator/search/evaluate.h"
 #include "generator/search/plan.h"
+#include "generator/search/strategy.h"
 
 namespace splgen::search {
-
-enum class Strategy { Dp, Random, Exhaustive, Estimate };
-const std::vector<std::string> &strategy_names();  // {"dp", "random", "exhaustive", "estimate"}
-std::optional<Strategy> parse_strategy(const std::string &name);
-const char *strategy_name(Strategy strategy);
 
 struct SearchOptions {
   std::string spec;                 // "DFT(1024)"
   EvalOptions eval;                 // target (eval.gen: isa, precision, inverse, rule files), compiler, jobs
-  Strategy strategy = Strategy::Dp;
+  std::string strategy = "dp";      // a registered strategy's name (strategy.h)
   double budget_seconds = 0;        // wall-time bound; 0: none
   int keep = 2;                     // dp: plans kept per subproblem
   unsigned seed = 1;                // random
@@ -54,7 +49,7 @@ using ProgressFn = std::function<void(const SearchProgress &)>;
 struct SearchResult {
   std::string spec;          // the transform searched, after --inverse ("DFT(1024)", "DFT(1024,1023)")
   int64_t n = 0;
-  Strategy strategy = Strategy::Dp;
+  std::string strategy;
   Plan best;                 // the winner (the default plan when nothing beat it)
   double best_ns = 0;        // its time in the final round (0 for estimate)
   double default_ns = 0;     // the default plan's time in the same round
@@ -65,7 +60,8 @@ struct SearchResult {
 };
 
 // Runs the search. `interrupt` (may be null) stops it like the budget: the best so far is returned.
-// Throws FormulaError / parse::ParseError for a bad spec, std::invalid_argument for exhaustive beyond max_candidates.
+// Throws FormulaError / parse::ParseError for a bad spec, std::invalid_argument for an unknown strategy
+// or exhaustive beyond max_candidates.
 SearchResult run_search(const SearchOptions &options, const ProgressFn &progress = {},
                         const std::atomic<bool> *interrupt = nullptr);
 

@@ -1,10 +1,12 @@
 // Internal to the search: the state the strategies share. search.cpp holds the driver (the
 // default timed first, the final round, the budget); each strategy lives in a file of its own
-// (strategy_dp.cpp, strategy_random.cpp, strategy_exhaustive.cpp, strategy_estimate.cpp).
+// (strategy_<name>.cpp, registered in strategy_list.cpp) and works through Searcher's public part.
 #pragma once
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,11 @@
 #include "generator/search/space.h"
 
 namespace splgen::search {
+
+// Maps and sets keyed by formulas (structural equality, the formulas' hashes).
+template <class T>
+using SplMap = std::unordered_map<Spl, T, SplHash, SplEqual>;
+using SplSet = std::unordered_set<Spl, SplHash, SplEqual>;
 
 // A plan of a subproblem: its formula (DFT leaves are codelets) and its ruletree in short.
 struct Sub {
@@ -35,32 +42,38 @@ class Searcher {
 
   static Plan make_plan(const Spl &formula, const std::string &tree, int width = 0);
 
- private:
-  using Clock = std::chrono::steady_clock;
-
-  // The strategies, one file each.
-  void dp();
-  void random();
-  void exhaustive();
-  void estimate();
-
-  void final_round();
+  const SearchOptions &options() const { return o_; }
+  const Spl &root() const { return root_; }
+  const driver::GenOptions &gen() const { return gen_; }
+  const Plan &default_plan() const { return default_; }  // timed first by timed strategies
+  int jobs() const { return jobs_; }
+  int done() const { return done_; }        // plans timed so far
+  int planned() const { return planned_; }  // plans expected in all (for the progress bar)
+  void add_planned(int n) { planned_ += n; }
+  void set_planned(int n) { planned_ = n; }
+  SearchResult &result() { return result_; }
 
   double elapsed() const;
   // Whether to stop now (budget or interrupt); records why in result_.stopped.
   bool stop();
-  void report(const std::string &phase);
   EvalOptions eval_options(int64_t n) const;
   std::vector<Evaluation> time_plans(const Spl &node, const std::vector<Plan> &plans, const std::string &phase);
   std::vector<Evaluation> time_root(const std::vector<Plan> &plans, const std::string &phase);
-  void note_root(const std::vector<Plan> &plans, const std::vector<Evaluation> &evals);
   // Subproblems below the root, smallest first (dp, estimate).
   std::vector<Spl> subproblems();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void final_round();
+  void report(const std::string &phase);
+  void note_root(const std::vector<Plan> &plans, const std::vector<Evaluation> &evals);
 
   SearchOptions o_;
   ProgressFn progress_;
   const std::atomic<bool> *interrupt_;
   Clock::time_point start_;
+  const StrategyInfo *strategy_;
   std::vector<const Rule *> rules_;
   Spl root_;
   driver::GenOptions gen_;
@@ -68,7 +81,7 @@ class Searcher {
   Plan default_;
   double default_first_ns_ = 0;
   SearchResult result_;
-  std::map<std::string, std::vector<Split>> splits_;
+  SplMap<std::vector<Split>> splits_;
   int done_ = 0, planned_ = 0;
   bool final_ = false;  // in the final round: the whole budget may be used
   double best_ns_ = 0;

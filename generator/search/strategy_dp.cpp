@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 #include "generator/ir/print.h"
 #include "generator/search/strategies.h"
@@ -12,8 +11,8 @@ namespace splgen::search {
 
 namespace {
 
-// Per subproblem (by its printed formula): its fastest plans, fastest first.
-using KeptPlans = std::map<std::string, std::vector<Sub>>;
+// Per subproblem: its fastest plans, fastest first.
+using KeptPlans = SplMap<std::vector<Sub>>;
 
 // The candidates of a node from the kept plans of its children: for each split first the
 // combination of the best children, then (after every split's best) those with one child
@@ -24,7 +23,7 @@ std::vector<std::pair<Spl, std::string>> dp_candidates(Searcher &searcher, const
   for (const Split &s : searcher.splits_of(node)) {
     std::vector<std::vector<Sub>> lists;
     for (const Spl &c : s.children) {
-      auto it = kept.find(print(c));
+      auto it = kept.find(c);
       if (it != kept.end() && !it->second.empty())
         lists.push_back(it->second);
       else
@@ -47,9 +46,9 @@ std::vector<std::pair<Spl, std::string>> dp_candidates(Searcher &searcher, const
   }
   firsts.insert(firsts.end(), alternates.begin(), alternates.end());
   std::vector<std::pair<Spl, std::string>> out;
-  std::set<std::string> texts;
+  SplSet formulas;
   for (auto &c : firsts)
-    if (texts.insert(print(c.first)).second) out.push_back(c);
+    if (formulas.insert(c.first).second) out.push_back(c);
   return out;
 }
 
@@ -61,55 +60,55 @@ int planned_count(Searcher &searcher, const Spl &node, int keep) {
   return count;
 }
 
-}  // namespace
-
-void Searcher::dp() {
+void run_dp(Searcher &s) {
+  const SearchOptions &o = s.options();
   KeptPlans kept;
-  std::vector<Spl> subs = subproblems();
+  std::vector<Spl> subs = s.subproblems();
   // Planned: every subproblem's candidates as if each child kept `keep` plans, and the root's.
-  for (const Spl &node : subs) planned_ += planned_count(*this, node, o_.keep);
-  planned_ += planned_count(*this, root_, o_.keep) + o_.keep * int(width_choices(gen_.isa, gen_.precision).size() - 1) + o_.final_round + 1;
+  for (const Spl &node : subs) s.add_planned(planned_count(s, node, o.keep));
+  const int narrower_widths = int(width_choices(s.gen().isa, s.gen().precision).size()) - 1;
+  s.add_planned(planned_count(s, s.root(), o.keep) + o.keep * narrower_widths + o.final_round + 1);
   for (const Spl &node : subs) {
-    if (stop()) return;
+    if (s.stop()) return;
     // Half the budget goes to subproblems at most: the root's candidates are what count.
-    if (o_.budget_seconds > 0 && elapsed() > 0.5 * o_.budget_seconds) break;
-    int64_t before = done_;
-    auto cands = dp_candidates(*this, kept, node);
+    if (o.budget_seconds > 0 && s.elapsed() > 0.5 * o.budget_seconds) break;
+    int64_t before = s.done();
+    auto cands = dp_candidates(s, kept, node);
     std::vector<Plan> plans;
-    for (auto &[f, tree] : cands) plans.push_back(make_plan(f, tree));
-    std::vector<Evaluation> e = time_plans(node, plans, print(node));
+    for (auto &[f, tree] : cands) plans.push_back(Searcher::make_plan(f, tree));
+    std::vector<Evaluation> e = s.time_plans(node, plans, print(node));
     std::vector<Sub> ok;
     for (std::size_t i = 0; i < plans.size(); ++i)
       if (e[i].status == Evaluation::Status::Ok) ok.push_back({cands[i].first, cands[i].second, e[i].ns});
     std::stable_sort(ok.begin(), ok.end(), [](const Sub &a, const Sub &b) { return a.ns < b.ns; });
-    const std::size_t keep = std::size_t(std::max(1, o_.keep));
+    const std::size_t keep = std::size_t(std::max(1, o.keep));
     // A codelet runs vectorised across its parent's loop iterations, which timing it alone
     // does not show: where the node may be a codelet, the codelet stays among the kept plans.
-    auto codelet = std::find_if(ok.begin(), ok.end(), [&](const Sub &s) { return equal(s.formula, node); });
+    auto codelet = std::find_if(ok.begin(), ok.end(), [&](const Sub &sub) { return equal(sub.formula, node); });
     if (codelet != ok.end() && std::size_t(codelet - ok.begin()) >= keep) {
       Sub c = *codelet;
       ok.resize(keep);
       ok.back() = c;
     }
     if (ok.size() > keep) ok.resize(keep);
-    kept[print(node)] = ok;
-    planned_ += int(done_ - before) - planned_count(*this, node, o_.keep);  // the estimate becomes the count
+    kept[node] = ok;
+    s.add_planned(int(s.done() - before) - planned_count(s, node, o.keep));  // the estimate becomes the count
   }
-  if (stop()) return;
+  if (s.stop()) return;
   // The root: every candidate at the widest vectors, the default among them (same round) ...
-  auto cands = dp_candidates(*this, kept, root_);
-  std::vector<Plan> plans = {default_};
+  auto cands = dp_candidates(s, kept, s.root());
+  std::vector<Plan> plans = {s.default_plan()};
   for (auto &[f, tree] : cands)
-    if (print(f) != default_.formula) plans.push_back(make_plan(f, tree));  // the default is there already
-  std::vector<Evaluation> e = time_root(plans, print(root_));
+    if (!equal(f, s.default_plan().formula)) plans.push_back(Searcher::make_plan(f, tree));  // the default is there already
+  std::vector<Evaluation> e = s.time_root(plans, print(s.root()));
   // ... then the best few with narrower vectors.
-  std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
-  if (widths.size() > 1 && !stop()) {
+  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
+  if (widths.size() > 1 && !s.stop()) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < plans.size(); ++i)
       if (e[i].status == Evaluation::Status::Ok) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return e[a].ns < e[b].ns; });
-    if (order.size() > std::size_t(std::max(1, o_.keep))) order.resize(std::size_t(std::max(1, o_.keep)));
+    if (order.size() > std::size_t(std::max(1, o.keep))) order.resize(std::size_t(std::max(1, o.keep)));
     std::vector<Plan> narrow;
     for (std::size_t i : order)
       for (std::size_t w = 1; w < widths.size(); ++w) {
@@ -117,8 +116,12 @@ void Searcher::dp() {
         p.vector_width = widths[w];
         narrow.push_back(p);
       }
-    time_root(narrow, print(root_) + " widths");
+    s.time_root(narrow, print(s.root()) + " widths");
   }
 }
+
+}  // namespace
+
+StrategyInfo dp_strategy() { return {"dp", "dynamic programming", true, run_dp}; }
 
 }  // namespace splgen::search

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
-#include "generator/ir/print.h"
 #include "generator/search/strategies.h"
 
 namespace splgen::search {
@@ -51,21 +49,19 @@ double rhs_cost(const Spl &f, double mult, const std::vector<double> &child_cost
   }
 }
 
-}  // namespace
-
-void Searcher::estimate() {
-  std::vector<Spl> nodes = subproblems();
-  nodes.push_back(root_);
-  std::map<std::string, std::pair<double, Sub>> best;  // per node: cost, plan
+void run_estimate(Searcher &s) {
+  std::vector<Spl> nodes = s.subproblems();
+  nodes.push_back(s.root());
+  SplMap<std::pair<double, Sub>> best;  // per node: cost, plan
   for (const Spl &node : nodes) {
     std::vector<std::pair<double, Sub>> cands;
     if (codelet_allowed(node)) cands.push_back({codelet_cost(node->rows), Sub{node, std::to_string(node->rows), 0}});
-    for (const Split &s : splits_of(node)) {
+    for (const Split &split : s.splits_of(node)) {
       std::vector<double> costs;
       std::vector<Spl> kids;
       std::vector<std::string> trees;
-      for (const Spl &c : s.children) {
-        auto it = best.find(print(c));
+      for (const Spl &c : split.children) {
+        auto it = best.find(c);
         if (it != best.end()) {
           costs.push_back(it->second.first), kids.push_back(it->second.second.formula), trees.push_back(it->second.second.tree);
         } else {
@@ -73,23 +69,27 @@ void Searcher::estimate() {
         }
       }
       std::size_t next = 0;
-      double cost = rhs_cost(s.rhs, 1, costs, next);
-      cands.push_back({cost, Sub{substitute(s.rhs, kids), join_trees(s.rule, trees), 0}});
+      double cost = rhs_cost(split.rhs, 1, costs, next);
+      cands.push_back({cost, Sub{substitute(split.rhs, kids), join_trees(split.rule, trees), 0}});
     }
     if (cands.empty()) continue;
     std::stable_sort(cands.begin(), cands.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    best[print(node)] = cands.front();
-    if (equal(node, root_)) {
+    best[node] = cands.front();
+    if (equal(node, s.root())) {
       for (auto &[cost, sub] : cands) {
         Candidate c;
-        c.plan = make_plan(sub.formula, sub.tree);
+        c.plan = Searcher::make_plan(sub.formula, sub.tree);
         c.estimate = cost;
-        result_.candidates.push_back(c);
+        s.result().candidates.push_back(c);
       }
     }
   }
-  auto it = best.find(print(root_));
-  result_.best = it != best.end() ? make_plan(it->second.second.formula, it->second.second.tree) : default_;
+  auto it = best.find(s.root());
+  s.result().best = it != best.end() ? Searcher::make_plan(it->second.second.formula, it->second.second.tree) : s.default_plan();
 }
+
+}  // namespace
+
+StrategyInfo estimate_strategy() { return {"estimate", "operation count, no timing", false, run_estimate}; }
 
 }  // namespace splgen::search

@@ -5,7 +5,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "generator/ir/print.h"
 #include "generator/search/strategies.h"
 
 namespace splgen::search {
@@ -13,9 +12,8 @@ namespace splgen::search {
 namespace {
 
 // How many ruletrees the node has (a node with none counts once: the default expansion).
-double count_trees(Searcher &searcher, const Spl &node, std::map<std::string, double> &memo) {
-  std::string key = print(node);
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
+double count_trees(Searcher &searcher, const Spl &node, SplMap<double> &memo) {
+  if (auto it = memo.find(node); it != memo.end()) return it->second;
   double count = codelet_allowed(node) ? 1 : 0;
   for (const Split &s : searcher.splits_of(node)) {
     double product = 1;
@@ -23,7 +21,7 @@ double count_trees(Searcher &searcher, const Spl &node, std::map<std::string, do
     count += product;
   }
   if (count == 0) count = 1;  // left to the default expansion
-  memo[key] = count;
+  memo[node] = count;
   return count;
 }
 
@@ -49,26 +47,30 @@ std::vector<std::pair<Spl, std::string>> all_trees(Searcher &searcher, const Spl
   return out;
 }
 
-}  // namespace
-
-void Searcher::exhaustive() {
-  std::map<std::string, double> memo;
-  std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
-  double count = count_trees(*this, root_, memo) * double(widths.size());
-  if (count > double(o_.max_candidates))
+void run_exhaustive(Searcher &s) {
+  const SearchOptions &o = s.options();
+  SplMap<double> memo;
+  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
+  double count = count_trees(s, s.root(), memo) * double(widths.size());
+  if (count > double(o.max_candidates))
     throw std::invalid_argument(fmt::format(
         "exhaustive: {} has {:.0f} plans (ruletrees x vector widths), more than --max-candidates {}; use "
         "--strategy dp or random, or raise --max-candidates",
-        result_.spec, count, o_.max_candidates));
+        s.result().spec, count, o.max_candidates));
   std::vector<Plan> plans;
-  std::set<std::string> seen = {default_.formula + "|0"};  // timed already, as the default
-  for (auto &[f, tree] : all_trees(*this, root_))
+  SplMap<std::set<int>> seen;  // formula: widths
+  seen[s.default_plan().formula].insert(0);  // timed already, as the default
+  for (auto &[f, tree] : all_trees(s, s.root()))
     for (int w : widths) {
-      Plan p = make_plan(f, tree, w);
-      if (seen.insert(p.formula + "|" + std::to_string(w)).second) plans.push_back(p);
+      Plan p = Searcher::make_plan(f, tree, w);
+      if (seen[p.formula].insert(w).second) plans.push_back(p);
     }
-  planned_ += int(plans.size()) + o_.final_round + 1;
-  time_root(plans, "exhaustive");
+  s.add_planned(int(plans.size()) + o.final_round + 1);
+  s.time_root(plans, "exhaustive");
 }
+
+}  // namespace
+
+StrategyInfo exhaustive_strategy() { return {"exhaustive", "small sizes", true, run_exhaustive}; }
 
 }  // namespace splgen::search

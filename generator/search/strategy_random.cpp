@@ -30,29 +30,33 @@ std::pair<Spl, std::string> random_tree(Searcher &searcher, const Spl &node, std
   return {substitute(s.rhs, kids), join_trees(s.rule, trees)};
 }
 
-}  // namespace
-
-void Searcher::random() {
-  std::mt19937_64 rng(o_.seed);
-  std::vector<int> widths = width_choices(gen_.isa, gen_.precision);
-  std::set<std::string> seen = {default_.formula + "|0"};
-  planned_ += o_.max_candidates + o_.final_round + 1;
-  const std::size_t chunk = std::size_t(eval_options(root_->rows).max_per_unit * jobs_);
+void run_random(Searcher &s) {
+  const SearchOptions &o = s.options();
+  std::mt19937_64 rng(o.seed);
+  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
+  SplMap<std::set<int>> seen;  // formula: widths
+  seen[s.default_plan().formula].insert(0);
+  s.add_planned(o.max_candidates + o.final_round + 1);
+  const std::size_t chunk = std::size_t(s.eval_options(s.root()->rows).max_per_unit * s.jobs());
   int given = 0;
-  while (given < o_.max_candidates && !stop()) {
+  while (given < o.max_candidates && !s.stop()) {
     std::vector<Plan> plans;
     int attempts = 0;
-    while (plans.size() < chunk && given + int(plans.size()) < o_.max_candidates && attempts++ < 200 * int(chunk)) {
-      auto [f, tree] = random_tree(*this, root_, rng);
+    while (plans.size() < chunk && given + int(plans.size()) < o.max_candidates && attempts++ < 200 * int(chunk)) {
+      auto [f, tree] = random_tree(s, s.root(), rng);
       int w = widths[std::uniform_int_distribution<std::size_t>(0, widths.size() - 1)(rng)];
-      Plan p = make_plan(f, tree, w);
-      if (seen.insert(p.formula + "|" + std::to_string(w)).second) plans.push_back(p);
+      Plan p = Searcher::make_plan(f, tree, w);
+      if (seen[p.formula].insert(w).second) plans.push_back(p);
     }
     if (plans.empty()) break;  // the space is exhausted
     given += int(plans.size());
-    time_root(plans, "random");
+    s.time_root(plans, "random");
   }
-  planned_ = std::min(planned_, done_ + o_.final_round + 1);
+  s.set_planned(std::min(s.planned(), s.done() + o.final_round + 1));
 }
+
+}  // namespace
+
+StrategyInfo random_strategy() { return {"random", "", true, run_random}; }
 
 }  // namespace splgen::search

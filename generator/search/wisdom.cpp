@@ -245,7 +245,7 @@ Wisdom update_wisdom(const std::string &path, const std::vector<WisdomEntry> &en
 
 Plan entry_plan(const WisdomEntry &e) {
   Plan p;
-  p.formula = e.formula;
+  p.formula = parse::parse_formula(e.formula);
   p.tree = e.tree;
   p.vector_width = e.vector_width;
   return p;
@@ -271,15 +271,14 @@ WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text
   // A plan must parse and be of the spec's size; otherwise it is stale (a hand-edited file,
   // or a formula this version does not read).
   try {
-    Spl f = parse::parse_formula(e->formula);
+    out.plan = entry_plan(*e);
     Spl spec = parse::parse_formula(key.spec);
-    if (f->rows != spec->rows || f->cols != spec->cols) throw FormulaError("size differs");
+    if (out.plan->formula->rows != spec->rows || out.plan->formula->cols != spec->cols) throw FormulaError("size differs");
   } catch (const std::exception &ex) {
     out.message = fmt::format("wisdom {}: the entry for {} ({}, {}) has an unusable formula ({}); using the default plan",
                               path, key.spec, key.isa, key.precision, ex.what());
-    return out;
+    out.plan.reset();
   }
-  out.plan = entry_plan(*e);
   return out;
 }
 

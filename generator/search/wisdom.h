@@ -67,7 +67,7 @@ Wisdom load_wisdom(const std::string &path);
 // Merges entries into the file under the lock (read, merge, write temporary, rename). Throws WisdomError.
 Wisdom update_wisdom(const std::string &path, const std::vector<WisdomEntry> &entries);
 
-// The plan of an entry.
+// The plan of an entry: its formula parsed (parse::ParseError, FormulaError).
 Plan entry_plan(const WisdomEntry &entry);
 
 // What `gen --wisdom` uses: the entry's plan, or nothing with a message saying why (no entry for
