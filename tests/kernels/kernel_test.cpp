@@ -55,19 +55,46 @@ struct Misaligned {
 // The worst error seen in a test, in units of eps * log2(n), reported at its end.
 double worst_error_in_eps = 0;
 
+// A kernel's input and what its output is checked against: computed once per kernel and
+// shared by the checks at every pointer offset (the input does not depend on the offsets).
 template <class T>
-void check_kernel(const test::SharedObject &lib, const KernelSpec &k, std::size_t x_offset, std::size_t y_offset) {
-  SCOPED_TRACE(fmt::format("{} (x at 64k+{}, y at 64k+{} bytes)", k.name(), x_offset, y_offset));
-  auto *kernel = lib.symbol<void(T *, const T *)>(k.name());
+struct Expected {
+  std::vector<std::complex<T>> input;
+  std::vector<std::complex<long double>> reference;  // test::accurate_dft
+  std::vector<std::complex<T>> fftw;                  // FFTW3 in the kernel's precision
+  std::vector<std::pair<std::size_t, std::complex<long double>>> entries;  // n > 4096: O(n) sums
+};
+
+template <class T>
+Expected<T> expected_for(const KernelSpec &k) {
+  Expected<T> e;
   std::size_t n = std::size_t(k.n);
   std::mt19937_64 rng(std::uint64_t(k.n) * 7919u + k.inverse);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  e.input.resize(n);
+  for (std::size_t i = 0; i < n; ++i) e.input[i] = {T(uniform(rng)), T(uniform(rng))};
+  int sign = k.inverse ? +1 : -1;
+  auto exact_input = test::convert<long double>(e.input);
+  e.reference = test::accurate_dft(exact_input, sign);
+  if (n > 4096)  // fftwl was the reference: spot-check some outputs with the O(n) sum
+    for (std::size_t i : {std::size_t(0), std::size_t(1), n / 3, n / 2, n - 1})
+      e.entries.emplace_back(i, test::reference_dft_entry(exact_input, i, sign));
+  if constexpr (std::is_same_v<T, float>)
+    e.fftw = test::fftwf_dft(e.input, sign);
+  else
+    e.fftw = test::fftw_dft(e.input, sign);
+  return e;
+}
+
+template <class T>
+void check_kernel(const test::SharedObject &lib, const KernelSpec &k, const Expected<T> &e, std::size_t x_offset,
+                  std::size_t y_offset) {
+  SCOPED_TRACE(fmt::format("{} (x at 64k+{}, y at 64k+{} bytes)", k.name(), x_offset, y_offset));
+  auto *kernel = lib.symbol<void(T *, const T *)>(k.name());
+  std::size_t n = std::size_t(k.n);
+  const std::vector<std::complex<T>> &input = e.input;
   Misaligned<T> x(2 * n, x_offset), y(2 * n, y_offset);
-  std::vector<std::complex<T>> input(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    input[i] = {T(uniform(rng)), T(uniform(rng))};
-    x.data[2 * i] = input[i].real(), x.data[2 * i + 1] = input[i].imag();
-  }
+  for (std::size_t i = 0; i < n; ++i) x.data[2 * i] = input[i].real(), x.data[2 * i + 1] = input[i].imag();
   std::fill(y.data, y.data + 2 * n, T(std::nan("")));
   kernel(y.data, x.data);
 
@@ -77,32 +104,29 @@ void check_kernel(const test::SharedObject &lib, const KernelSpec &k, std::size_
     ASSERT_EQ(x.data[2 * i], input[i].real()) << "input modified";
     ASSERT_EQ(x.data[2 * i + 1], input[i].imag()) << "input modified";
   }
-  int sign = k.inverse ? +1 : -1;
   double eps = std::is_same_v<T, float> ? FLT_EPSILON : DBL_EPSILON;
   double tolerance = 5 * eps * std::max(1.0, std::log2(double(n)));
-  auto exact_input = test::convert<long double>(input);
-  auto reference = test::accurate_dft(exact_input, sign);
-  double error = test::relative_rms_error(output, reference);
+  double error = test::relative_rms_error(output, e.reference);
   EXPECT_LE(error, tolerance) << "relative RMS error against the long-double reference";
   worst_error_in_eps = std::max(worst_error_in_eps, error / (tolerance / 5));
-  if (n > 4096) {  // fftwl was the reference: spot-check some outputs with the O(n) sum
-    long double scale = std::sqrt((long double)n);  // |y_k| ~ sqrt(n) for random input
-    for (std::size_t k : {std::size_t(0), std::size_t(1), n / 3, n / 2, n - 1}) {
-      std::complex<long double> exact = test::reference_dft_entry(exact_input, k, sign);
-      std::complex<long double> got(output[k].real(), output[k].imag());
-      EXPECT_LE(double(std::abs(got - exact) / scale), 4 * tolerance) << "output " << k;
-    }
+  long double scale = std::sqrt((long double)n);  // |y_k| ~ sqrt(n) for random input
+  for (const auto &[i, exact] : e.entries) {
+    std::complex<long double> got(output[i].real(), output[i].imag());
+    EXPECT_LE(double(std::abs(got - exact) / scale), 4 * tolerance) << "output " << i;
   }
-  double fftw_error;
-  if constexpr (std::is_same_v<T, float>)
-    fftw_error = test::relative_rms_error(output, test::fftwf_dft(input, sign));
-  else
-    fftw_error = test::relative_rms_error(output, test::fftw_dft(input, sign));
+  double fftw_error = test::relative_rms_error(output, e.fftw);
   EXPECT_LE(fftw_error, 2 * tolerance) << "relative RMS error against FFTW3";
   // The kernel is a pure function: a second call on the same input gives the same bits.
   std::vector<T> first(y.data, y.data + 2 * n);
   kernel(y.data, x.data);
   EXPECT_EQ(0, std::memcmp(first.data(), y.data, 2 * n * sizeof(T))) << "not deterministic";
+}
+
+template <class T>
+void check_kernel_at_offsets(const test::SharedObject &lib, const KernelSpec &k) {
+  Expected<T> e = expected_for<T>(k);
+  for (auto [x_offset, y_offset] : {std::pair<std::size_t, std::size_t>{8, 16}, {16, 8}})
+    check_kernel<T>(lib, k, e, x_offset, y_offset);
 }
 
 void generate_compile_and_check(const std::vector<KernelSpec> &kernels, const std::string &flags = "-O1") {
@@ -126,12 +150,10 @@ void generate_compile_and_check(const std::vector<KernelSpec> &kernels, const st
   test::SharedObject lib(so);
   worst_error_in_eps = 0;
   for (const KernelSpec &k : kernels) {
-    for (auto [x_offset, y_offset] : {std::pair<std::size_t, std::size_t>{8, 16}, {16, 8}}) {
-      if (k.precision == Precision::Float)
-        check_kernel<float>(lib, k, x_offset, y_offset);
-      else
-        check_kernel<double>(lib, k, x_offset, y_offset);
-    }
+    if (k.precision == Precision::Float)
+      check_kernel_at_offsets<float>(lib, k);
+    else
+      check_kernel_at_offsets<double>(lib, k);
   }
   std::printf("worst relative RMS error: %.3f eps*log2(n)\n", worst_error_in_eps);
 }
