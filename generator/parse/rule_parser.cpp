@@ -220,7 +220,7 @@ class converter {
   // An n-ary chain; operands that are chains of the same operator (written in parentheses)
   // are spliced in: (A * B) * C is A * B * C.
   template <typename Chain>
-  Term chain(const Chain &node, TermKind kind, int &depth) {
+  Term chain(const Chain &node, SplKind kind, int &depth) {
     Term first = term(node.first, depth);
     if (node.rest.empty()) return first;
     Term t;
@@ -243,19 +243,24 @@ class converter {
     }
   }
 
-  Term term(const rule_ast::fence_expr &node, int &depth) { return chain(node, TermKind::Fence, depth); }
-  Term term(const rule_ast::compose_expr &node, int &depth) { return chain(node, TermKind::Compose, depth); }
-  Term term(const rule_ast::dsum_expr &node, int &depth) { return chain(node, TermKind::DirectSum, depth); }
-  Term term(const rule_ast::tensor_expr &node, int &depth) { return chain(node, TermKind::Tensor, depth); }
+  // Every operator chain (chain_ast.h): (x), (x)~, (+), * and |.
+  template <typename Operator, typename Operand>
+  Term term(const chain_ast::chain<Operator, Operand> &node, int &depth) {
+    if constexpr (Operator::kind == SplKind::TileTensor)
+      return tile_chain(node, depth);
+    else
+      return chain(node, Operator::kind, depth);
+  }
+  Term term(const rule_ast::fence_expr &node, int &depth) { return chain(node, SplKind::Fence, depth); }
 
   // A (x)~ B (x)~ C is (A (x)~ B) (x)~ C: TileTensor has two children.
-  Term term(const rule_ast::tile_expr &node, int &depth) {
+  Term tile_chain(const rule_ast::tile_expr &node, int &depth) {
     Term acc = term(node.first, depth);
     for (const rule_ast::tensor_expr &operand : node.rest) {
       int d = 0;
       Term rhs = term(operand, d);
       Term t;
-      t.kind = TermKind::TileTensor;
+      t.kind = SplKind::TileTensor;
       t.pos = pos(node);
       t.children.reserve(2);
       t.children.push_back(std::move(acc));
@@ -271,7 +276,7 @@ class converter {
     Term acc = term(node.base, depth);
     for (std::size_t i = 0; i < node.primes.size(); ++i) {
       Term t;
-      t.kind = TermKind::Transpose;
+      t.kind = SplKind::Transpose;
       t.pos = pos(node);
       t.children.push_back(std::move(acc));
       acc = std::move(t);
@@ -289,10 +294,10 @@ class converter {
     t.pos = pos(node);
     t.sizes = sizes(node.dims, t.pos);
     if (node.dims.size() == 1) {
-      t.kind = TermKind::DFT;
+      t.kind = SplKind::DFT;
       if (node.root) t.sizes.push_back(size(*node.root, t.pos));
     } else {
-      t.kind = TermKind::DFTnd;
+      t.kind = SplKind::DFTnd;
       t.has_root = bool(node.root);
       if (node.root) {
         t.root = size(*node.root, t.pos);
@@ -308,11 +313,7 @@ class converter {
   Term primary(const rule_ast::sized_atom &node, int &depth) {
     Term t;
     t.pos = pos(node);
-    switch (node.kind) {
-      case rule_ast::sized_kind::identity: t.kind = TermKind::Identity; break;
-      case rule_ast::sized_kind::stride: t.kind = TermKind::Stride; break;
-      case rule_ast::sized_kind::twiddle: t.kind = TermKind::Twiddle; break;
-    }
+    t.kind = node.kind;
     t.sizes = sizes(node.args, t.pos);
     depth = 1;
     return t;
@@ -320,7 +321,7 @@ class converter {
 
   Term primary(const rule_ast::formula_var &node, int &depth) {
     Term t;
-    t.kind = TermKind::FormulaVar;
+    t.kind = SplKind::FormulaVar;
     t.pos = pos(node);
     t.name = node.name;
     t.shape = sizes(node.shape, t.pos);
@@ -330,7 +331,7 @@ class converter {
 
   Term primary(const rule_ast::function_call &node, int &depth) {
     Term t;
-    t.kind = TermKind::Call;
+    t.kind = SplKind::Call;
     t.pos = pos(node);
     t.name = node.name;
     t.sizes = sizes(node.args, t.pos);
@@ -342,8 +343,8 @@ class converter {
     Term t;
     t.pos = pos(node);
     t.kind = node.kind == rule_ast::access_kind::gather || node.kind == rule_ast::access_kind::gather_dma
-                 ? TermKind::Gather
-                 : TermKind::Scatter;
+                 ? SplKind::Gather
+                 : SplKind::Scatter;
     t.dma = node.kind == rule_ast::access_kind::gather_dma || node.kind == rule_ast::access_kind::scatter_dma;
     t.fn.kind = node.fn.kind;
     t.fn.args = sizes(node.fn.args, t.pos);
@@ -354,7 +355,7 @@ class converter {
   Term primary(const x3::forward_ast<rule_ast::sum_term> &fwd, int &depth) {
     const rule_ast::sum_term &node = fwd.get();
     Term t;
-    t.kind = TermKind::Sum;
+    t.kind = SplKind::Sum;
     t.pos = pos(node);
     t.mode = node.mode;
     t.name = node.var;
@@ -370,7 +371,7 @@ class converter {
   Term primary(const x3::forward_ast<rule_ast::tagged_term> &fwd, int &depth) {
     const rule_ast::tagged_term &node = fwd.get();
     Term t;
-    t.kind = TermKind::Tagged;
+    t.kind = SplKind::Tagged;
     t.pos = pos(node);
     t.tag = node.kind;
     if (node.params.size() != tag_arity(node.kind))
@@ -385,7 +386,7 @@ class converter {
   Term primary(const x3::forward_ast<rule_ast::diag_term> &fwd, int &depth) {
     const rule_ast::diag_term &node = fwd.get();
     Term t;
-    t.kind = TermKind::Diag;
+    t.kind = SplKind::Diag;
     t.pos = pos(node);
     t.fn.kind = node.fn.kind;
     t.fn.args = sizes(node.fn.args, t.pos);
@@ -609,63 +610,39 @@ std::string pos_text(const SourcePos &pos, const std::string &file) {
   return fmt::format("@{}:{}:{}", pos.file, pos.line, pos.column);
 }
 
-const char *kind_name(TermKind kind) {
-  switch (kind) {
-    case TermKind::DFT: return "DFT";
-    case TermKind::DFTnd: return "DFTnd";
-    case TermKind::Identity: return "Identity";
-    case TermKind::Stride: return "Stride";
-    case TermKind::Twiddle: return "Twiddle";
-    case TermKind::Tensor: return "Tensor";
-    case TermKind::TileTensor: return "TileTensor";
-    case TermKind::Compose: return "Compose";
-    case TermKind::Fence: return "Fence";
-    case TermKind::DirectSum: return "DirectSum";
-    case TermKind::Tagged: return "Tagged";
-    case TermKind::Transpose: return "Transpose";
-    case TermKind::FormulaVar: return "FormulaVar";
-    case TermKind::Call: return "Call";
-    case TermKind::Sum: return "Sum";
-    case TermKind::Gather: return "Gather";
-    case TermKind::Scatter: return "Scatter";
-    case TermKind::Diag: return "Diag";
-  }
-  return "?";
-}
-
 void dump_term(std::string &out, const Term &t, int indent, const std::string &file) {
   out.append(std::size_t(indent), ' ');
   out += kind_name(t.kind);
   out += ' ';
   out += pos_text(t.pos, file);
   switch (t.kind) {
-    case TermKind::DFT:
-    case TermKind::Identity:
-    case TermKind::Stride:
-    case TermKind::Twiddle: out += " (" + sizes_text(t.sizes) + ")"; break;
-    case TermKind::DFTnd:
+    case SplKind::DFT:
+    case SplKind::Identity:
+    case SplKind::Stride:
+    case SplKind::Twiddle: out += " (" + sizes_text(t.sizes) + ")"; break;
+    case SplKind::DFTnd:
       out += " (" + sizes_text(t.sizes, " x ");
       if (t.has_root) out += ", " + size_text(t.root);
       out += ")";
       if (!t.has_root && !(t.root.op == SizeOp::Const && t.root.value == 1)) out += " root=" + size_text(t.root);
       break;
-    case TermKind::Tagged: out += fmt::format(" {}({})", tag_name(t.tag), sizes_text(t.sizes)); break;
-    case TermKind::FormulaVar:
+    case SplKind::Tagged: out += fmt::format(" {}({})", tag_name(t.tag), sizes_text(t.sizes)); break;
+    case SplKind::FormulaVar:
       out += " " + t.name;
       if (!t.shape.empty()) out += "[" + sizes_text(t.shape) + "]";
       break;
-    case TermKind::Call: out += fmt::format(" @{}({})", t.name, sizes_text(t.sizes)); break;
-    case TermKind::Sum: {
+    case SplKind::Call: out += fmt::format(" @{}({})", t.name, sizes_text(t.sizes)); break;
+    case SplKind::Sum: {
       const char *mode = t.mode == SumMode::Plain ? "Sum" : t.mode == SumMode::Parallel ? "Sum_par" : "Sum_stream";
       out += fmt::format(" {}({} < {})", mode, t.name, sizes_text(t.sizes));
       break;
     }
-    case TermKind::Gather:
-    case TermKind::Scatter:
-      out += fmt::format(" {}{}({}({}))", t.kind == TermKind::Gather ? "G" : "S", t.dma ? "_dma" : "",
+    case SplKind::Gather:
+    case SplKind::Scatter:
+      out += fmt::format(" {}{}({}({}))", t.kind == SplKind::Gather ? "G" : "S", t.dma ? "_dma" : "",
                          t.fn.kind == FnKind::H ? "h" : t.fn.kind == FnKind::Q ? "q" : "?", sizes_text(t.fn.args));
       break;
-    case TermKind::Diag:
+    case SplKind::Diag:
       out += fmt::format(" o {}({})", t.fn.kind == FnKind::H ? "h" : t.fn.kind == FnKind::Q ? "q" : "?",
                          sizes_text(t.fn.args));
       break;
