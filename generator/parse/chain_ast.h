@@ -1,7 +1,8 @@
-// The operator chains of SPL, shared by the AST of the formula language (formula_ast.h) and
-// of the rule language (rule_ast.h): both write formulas with the same operators, precedence
-// and associativity over their own leaves (Leaf: an atom; in rules also pattern variables,
-// calls and Sigma-SPL). Tightest first:
+// The part of the AST that the formula language (formula_ast.h) and the rule language
+// (rule_ast.h) share: the SPL leaves both write (DFT, I, L, T, tags), over their own size
+// type (Size: int64_t in formulas, a size expression in rules), and the operator chains, with
+// the same operators, precedence and associativity over each language's leaves (Leaf: an
+// atom; in rules also pattern variables, calls and Sigma-SPL). Tightest first:
 //
 //   postfix := leaf "'"*                       transpose, once per quote
 //   tensor  := postfix ("(x)" postfix)*
@@ -15,15 +16,44 @@
 // struct of each language (it closes the recursion through brackets); it derives from
 // fence_chain<Leaf>.
 #pragma once
+#include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <string>
 #include <vector>
 
-#include "generator/ir/spl_kind.h"
+#include "generator/ir/spl.h"
 
 namespace splgen::parse::chain_ast {
 
 namespace x3 = boost::spirit::x3;
+
+// ------------------------------------------------------------------ leaves
+
+// DFT(n[, k]) and the multi-dimensional DFT(n1 x n2 x ...[, k]).
+template <typename Size>
+struct dft : x3::position_tagged {
+  std::vector<Size> dims;
+  boost::optional<Size> root;
+};
+
+// I(n), L(N, s), T(N, n [, k]), and in formulas Perm(p0, p1, ...): kind is Identity, Stride,
+// Twiddle or Perm; the arity is part of the syntax.
+template <typename Size>
+struct sized_atom : x3::position_tagged {
+  SplKind kind = SplKind::Identity;
+  std::vector<Size> args;
+};
+
+// vec(4)[ body ], smp(2, 4)[ body ], ...: the body is the language's fence_expr, so each
+// language derives its own struct (it closes the recursion).
+template <typename Size, typename Body>
+struct tagged : x3::position_tagged {
+  TagKind kind = TagKind::Vec;
+  std::vector<Size> params;
+  Body body;
+};
+
+// ------------------------------------------------------------------ operators
 
 // The operator of a chain: Tensor, TileTensor, DirectSum, Compose or Fence.
 template <SplKind Kind>

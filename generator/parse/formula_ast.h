@@ -17,18 +17,12 @@ namespace splgen::parse::ast {
 
 namespace x3 = boost::spirit::x3;
 
-// I(n), L(N,s), T(N,n[,k]), Perm(p0, p1, ...): kind is Identity, Stride, Twiddle or Perm;
-// the argument values are checked in the conversion.
-struct call : x3::position_tagged {
-  SplKind kind = SplKind::Identity;
-  std::vector<int64_t> args;
-};
+// I(n), L(N,s), T(N,n[,k]), Perm(p0, p1, ...) (chain_ast.h): the argument values are
+// checked in the conversion.
+using call = chain_ast::sized_atom<int64_t>;
 
 // DFT(n[,k]) and the multi-dimensional DFT(n1 x n2 x ...[,k]).
-struct dft : x3::position_tagged {
-  std::vector<int64_t> dims;
-  boost::optional<int64_t> root;
-};
+using dft = chain_ast::dft<int64_t>;
 
 // re + im i; written as "re", "im i" or "re+im i" / "re-im i".
 struct complex_number {
@@ -67,11 +61,7 @@ using compose_expr = chain_ast::compose_expr<atom>;
 struct fence_expr : chain_ast::fence_chain<atom> {};
 
 // vec(4)[ formula ], smp(2,4)[ formula ], ...
-struct tagged : x3::position_tagged {
-  TagKind kind = TagKind::Vec;
-  std::vector<int64_t> params;
-  fence_expr body;
-};
+struct tagged : chain_ast::tagged<int64_t, fence_expr> {};
 
 using formula = fence_expr;
 

@@ -5,8 +5,6 @@
 #include "generator/parse/chain_ast_adapted.h"
 #include "generator/parse/formula_ast.h"
 
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::call, kind, args)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::dft, dims, root)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::complex_number, re, im)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::diag, values)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::dense, rows, cols, values)

@@ -172,14 +172,14 @@ const auto dft_dims_def = integer > *(lit('x') > integer);
 const auto complex_list_def = complex > *(',' > complex);
 
 // Atoms.
-const auto dft_def = keyword(SplKind::DFT) > '(' > dft_dims > -(',' > integer) > ')';
-const auto identity_def = keyword(SplKind::Identity) >> x3::attr(SplKind::Identity) > '(' > args_1 > ')';
-const auto stride_def = keyword(SplKind::Stride) >> x3::attr(SplKind::Stride) > '(' > args_2 > ')';
-const auto twiddle_def = keyword(SplKind::Twiddle) >> x3::attr(SplKind::Twiddle) > '(' > args_2_3 > ')';
-const auto perm_def = keyword(SplKind::Perm) >> x3::attr(SplKind::Perm) > '(' > args_n > ')';
+const auto dft_def = chain_grammar::dft(dft_dims, integer);
+const auto identity_def = chain_grammar::sized_atom(SplKind::Identity, args_1);
+const auto stride_def = chain_grammar::sized_atom(SplKind::Stride, args_2);
+const auto twiddle_def = chain_grammar::sized_atom(SplKind::Twiddle, args_2_3);
+const auto perm_def = chain_grammar::sized_atom(SplKind::Perm, args_n);
 const auto diag_def = keyword(SplKind::Diag) > '(' > complex_list > ')';
 const auto dense_def = keyword(SplKind::Dense) > '(' > integer > ',' > integer > ',' > '[' > complex_list > ']' > ')';
-const auto tagged_def = keyword(tag_keywords) > '(' > args_n > ')' > '[' > fence > ']';
+const auto tagged_def = chain_grammar::tagged(args_n, fence);
 const auto unknown_name_def = x3::raw[lexeme[(x3::ascii::alpha | lit('_')) >> *ident_char]][reject_name];
 const auto atom_def =
     dft | identity | stride | twiddle | perm | diag | dense | tagged | ('(' > fence > ')') | unknown_name;

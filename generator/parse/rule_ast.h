@@ -77,17 +77,11 @@ struct sum_term;
 struct tagged_term;
 struct diag_term;
 
-// DFT(n), DFT(n, k), DFT(m x n [x ...] [, k])
-struct dft_term : x3::position_tagged {
-  std::vector<size_expr> dims;
-  boost::optional<size_expr> root;
-};
+// DFT(n), DFT(n, k), DFT(m x n [x ...] [, k]) (chain_ast.h)
+using dft_term = chain_ast::dft<size_expr>;
 
-// I(n), L(N, s), T(N, n [, k]): kind is Identity, Stride or Twiddle; the arity is part of the syntax.
-struct sized_atom : x3::position_tagged {
-  SplKind kind = SplKind::Identity;
-  std::vector<size_expr> args;
-};
+// I(n), L(N, s), T(N, n [, k]) (chain_ast.h)
+using sized_atom = chain_ast::sized_atom<size_expr>;
 
 // A, A[m], A[r, c]
 struct formula_var : x3::position_tagged {
@@ -139,11 +133,7 @@ struct sum_term : x3::position_tagged {
 };
 
 // tag(e1, ...)[ formula ]
-struct tagged_term : x3::position_tagged {
-  TagKind kind = TagKind::Vec;
-  std::vector<size_expr> params;
-  fence_expr body;
-};
+struct tagged_term : chain_ast::tagged<size_expr, fence_expr> {};
 
 // Diag(D o f): the diagonal D read through the index function f (Sigma-SPL)
 struct diag_term : x3::position_tagged {

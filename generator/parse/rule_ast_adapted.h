@@ -12,8 +12,6 @@ BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_product, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_sum_op, op, operand)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_sum, first, rest)
 
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::dft_term, dims, root)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::sized_atom, kind, args)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::formula_var, name, shape)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::function_call, name, args)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::index_fn, kind, args)

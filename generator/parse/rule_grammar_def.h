@@ -293,15 +293,15 @@ const auto rule_name_def = any_word;
 const auto index_fn_def = (keyword(lit('h')) >> x3::attr(FnKind::H) > '(' > args_2 > ')') |
                           (keyword(lit('q')) >> x3::attr(FnKind::Q) > '(' > args_3 > ')');
 
-const auto dft_def = keyword(SplKind::DFT) > '(' > dims > -(',' > size_expr) > ')';
-const auto identity_def = keyword(SplKind::Identity) >> x3::attr(SplKind::Identity) > '(' > args_1 > ')';
-const auto stride_def = keyword(SplKind::Stride) >> x3::attr(SplKind::Stride) > '(' > args_2 > ')';
-const auto twiddle_def = keyword(SplKind::Twiddle) >> x3::attr(SplKind::Twiddle) > '(' > args_2_3 > ')';
+const auto dft_def = chain_grammar::dft(dims, size_expr);
+const auto identity_def = chain_grammar::sized_atom(SplKind::Identity, args_1);
+const auto stride_def = chain_grammar::sized_atom(SplKind::Stride, args_2);
+const auto twiddle_def = chain_grammar::sized_atom(SplKind::Twiddle, args_2_3);
 const auto access_def = keyword(access_keywords) > '(' > index_fn > ')';
 const auto sum_def = keyword(sum_keywords) > '(' > loop_var > '<' > size_expr > ')' > compose;
 const auto diag_of_def = keyword(lit('o'));
 const auto diag_def = keyword(SplKind::Diag) > '(' > formula > diag_of > index_fn > ')';
-const auto tagged_def = keyword(tag_keywords) > '(' > size_list > ')' > '[' > formula > ']';
+const auto tagged_def = chain_grammar::tagged(size_list, formula);
 const auto function_call_def = lit(kind_token(SplKind::Call)) > function_name > '(' > -size_list > ')';
 const auto formula_var_def = var_name >> -('[' > args_1_2 > ']');
 // A lower-case word used like a tag, an upper-case word used like a function (a '(' that
