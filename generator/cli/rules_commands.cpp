@@ -80,7 +80,7 @@ int rewrite(const std::string &formula, const std::vector<std::string> &rule_fil
       sigma_rules.push_back(rule);
       continue;
     }
-    if (rule->lhs.kind != TermKind::Tagged) continue;  // the tag rules
+    if (rule->lhs.kind != SplKind::Tagged) continue;  // the tag rules
     (rewrite::is_sigma_term(rule->rhs) ? sigma_rules : formula_rules).push_back(rule);
   }
   Spl rewritten = rewrite::rewrite_to_fixpoint(f, formula_rules);

@@ -159,7 +159,7 @@ Expansion run_expand(const Compilation &c) {
 Sigma run_lower(const Compilation &c) {
   std::vector<const Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
   for (const Rule *rule : rules_in_force(c).all())
-    if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == TermKind::Tagged) lowering.push_back(rule);
+    if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == SplKind::Tagged) lowering.push_back(rule);
   return lower_with_rules(c.expansion.formula, lowering);
 }
 

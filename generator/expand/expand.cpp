@@ -81,9 +81,9 @@ std::optional<std::vector<int64_t>> child_sizes(const Term &t, const rewrite::Ma
   while (!stack.empty()) {
     const Term *u = stack.back();
     stack.pop_back();
-    if (u->kind == TermKind::DFT || u->kind == TermKind::DFTnd) {
+    if (u->kind == SplKind::DFT || u->kind == SplKind::DFTnd) {
       int64_t n = 1;
-      for (std::size_t i = 0; i < (u->kind == TermKind::DFT ? 1 : u->sizes.size()); ++i) {
+      for (std::size_t i = 0; i < (u->kind == SplKind::DFT ? 1 : u->sizes.size()); ++i) {
         auto v = rewrite::eval_size(u->sizes[i], m.sizes);
         if (!v) return std::nullopt;
         n *= *v;
@@ -91,7 +91,7 @@ std::optional<std::vector<int64_t>> child_sizes(const Term &t, const rewrite::Ma
       out.push_back(n);
     }
     // @functions build permutations, diagonals and small matrices, never DFT non-terminals.
-    if (u->kind == TermKind::Call || u->kind == TermKind::FormulaVar) continue;
+    if (u->kind == SplKind::Call || u->kind == SplKind::FormulaVar) continue;
     for (auto it = u->children.rbegin(); it != u->children.rend(); ++it) stack.push_back(&*it);
   }
   return out;
@@ -200,7 +200,7 @@ class Expander {
 std::vector<const Rule *> breakdown_rules(const rewrite::RuleLibrary &library) {
   std::vector<const Rule *> out;
   for (const Rule *r : library.all())
-    if ((r->lhs.kind == TermKind::DFT || r->lhs.kind == TermKind::DFTnd) && !rewrite::is_sigma_term(r->rhs))
+    if ((r->lhs.kind == SplKind::DFT || r->lhs.kind == SplKind::DFTnd) && !rewrite::is_sigma_term(r->rhs))
       out.push_back(r);
   return out;
 }

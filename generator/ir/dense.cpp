@@ -148,6 +148,7 @@ Matrix to_dense(const Spl &f) {
       return m;
     }
     case SplKind::Tagged: return to_dense(f->children.front());
+    default: break;  // rule-only kinds are no SplNode
   }
   throw FormulaError("unknown formula node");
 }

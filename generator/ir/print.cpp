@@ -30,61 +30,63 @@ void print_operand(std::string &out, const Spl &child) {
   }
 }
 
-void print_infix(std::string &out, const Spl &f, const char *op) {
+// The operator of kind `op` between the operands, with a space on either side.
+void print_infix(std::string &out, const Spl &f, SplKind op) {
   for (std::size_t i = 0; i < f->children.size(); ++i) {
-    if (i) out += op;
+    if (i) out += fmt::format(" {} ", kind_token(op));
     print_operand(out, f->children[i]);
   }
 }
 
 void print_to(std::string &out, const Spl &f) {
+  const char *name = kind_token(f->kind);  // the keyword of a leaf
   switch (f->kind) {
     case SplKind::DFT:
       if (f->b == 1 || f->a == 1)
-        out += fmt::format("DFT({})", f->a);
+        out += fmt::format("{}({})", name, f->a);
       else if (f->b == f->a - 1)
-        out += fmt::format("DFT({},-1)", f->a);
+        out += fmt::format("{}({},-1)", name, f->a);
       else
-        out += fmt::format("DFT({},{})", f->a, f->b);
+        out += fmt::format("{}({},{})", name, f->a, f->b);
       break;
     case SplKind::DFTnd: {
-      out += "DFT(";
+      out += fmt::format("{}(", name);
       for (std::size_t i = 0; i < f->perm.size(); ++i) out += fmt::format("{}{}", i ? " x " : "", f->perm[i]);
       if (f->b != 1) out += f->b == f->a - 1 ? ",-1" : fmt::format(",{}", f->b);
       out += ')';
       break;
     }
     case SplKind::Dense: {
-      out += fmt::format("Mat({},{}, [", f->rows, f->cols);
+      out += fmt::format("{}({},{}, [", name, f->rows, f->cols);
       for (std::size_t i = 0; i < f->diag.size(); ++i) out += (i ? ", " : "") + print_complex(f->diag[i]);
       out += "])";
       break;
     }
-    case SplKind::Identity: out += fmt::format("I({})", f->a); break;
-    case SplKind::Stride: out += fmt::format("L({},{})", f->a, f->b); break;
+    case SplKind::Identity: out += fmt::format("{}({})", name, f->a); break;
+    case SplKind::Stride: out += fmt::format("{}({},{})", name, f->a, f->b); break;
     case SplKind::Twiddle:
       if (f->c == 1)
-        out += fmt::format("T({},{})", f->a, f->b);
+        out += fmt::format("{}({},{})", name, f->a, f->b);
       else if (f->c == f->a - 1)
-        out += fmt::format("T({},{},-1)", f->a, f->b);
+        out += fmt::format("{}({},{},-1)", name, f->a, f->b);
       else
-        out += fmt::format("T({},{},{})", f->a, f->b, f->c);
+        out += fmt::format("{}({},{},{})", name, f->a, f->b, f->c);
       break;
     case SplKind::Diag: {
-      out += "Diag(";
+      out += fmt::format("{}(", name);
       for (std::size_t i = 0; i < f->diag.size(); ++i) out += (i ? ", " : "") + print_complex(f->diag[i]);
       out += ')';
       break;
     }
     case SplKind::Perm: {
-      out += "Perm(";
+      out += fmt::format("{}(", name);
       for (std::size_t i = 0; i < f->perm.size(); ++i) out += fmt::format("{}{}", i ? ", " : "", f->perm[i]);
       out += ')';
       break;
     }
-    case SplKind::Tensor: print_infix(out, f, f->marked ? " (x)~ " : " (x) "); break;
-    case SplKind::Compose: print_infix(out, f, f->marked ? " | " : " * "); break;
-    case SplKind::DirectSum: print_infix(out, f, " (+) "); break;
+    case SplKind::Tensor: print_infix(out, f, f->marked ? SplKind::TileTensor : SplKind::Tensor); break;
+    case SplKind::Compose: print_infix(out, f, f->marked ? SplKind::Fence : SplKind::Compose); break;
+    case SplKind::DirectSum: print_infix(out, f, SplKind::DirectSum); break;
     case SplKind::Tagged: {
       out += tag_name(f->tag.kind);
       out += '(';
@@ -94,6 +96,7 @@ void print_to(std::string &out, const Spl &f) {
       out += " ]";
       break;
     }
+    default: break;  // rule-only kinds are no SplNode
   }
 }
 

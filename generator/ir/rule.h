@@ -26,44 +26,25 @@ struct SizeExpr {
   std::vector<SizeExpr> args;    // operands (1 for Neg, 2 otherwise)
 };
 
-enum class TermKind {
-  // SPL
-  DFT,          // sizes: n [, k]
-  DFTnd,        // sizes: n1, n2, ... ; `k` optional via root (below)
-  Identity,     // I(n)
-  Stride,       // L(N, s)
-  Twiddle,      // T(N, n [, k])
-  Tensor,       // children, (x)
-  TileTensor,   // children[0] (x)~ children[1]
-  Compose,      // children, *
-  Fence,        // children, |
-  DirectSum,    // children, (+)
-  Tagged,       // tag(sizes...)[ children[0] ]
-  Transpose,    // children[0]'
-  FormulaVar,   // A, or A[m] (m x m), or A[r, c]: matches any formula of that shape
-  Call,         // @name(sizes...): an SPL formula computed by a registered C++ function
-  // Sigma-SPL (either side; a left side with Sigma-SPL is matched against Sigma-SPL)
-  Sum,          // Sum(j < n) body; mode Plain, Parallel (Sum_par), Stream (Sum_stream); name = j, sizes = {n}
-  Gather,       // G(f), G_dma(f)
-  Scatter,      // S(f), S_dma(f)
-  Diag,         // Diag(D o f): diag(D[f(i)]); children[0] = D (a diagonal: T, or a formula variable)
-};
-
 // h(b, s) or q(b, s, mu); domain and range come from where the gather/scatter/diagonal stands.
 struct IndexFnTerm {
   FnKind kind = FnKind::H;     // H or Q
   std::vector<SizeExpr> args;  // (b, s) or (b, s, mu)
 };
 
+// A formula term. Its kind is an SplKind (generator/ir/spl_kind.h): the SPL constructs, and
+// the kinds only rules write (TileTensor, Fence, Transpose, FormulaVar, Call, Sum, Gather, Scatter).
 struct Term {
-  TermKind kind = TermKind::Identity;
-  std::vector<SizeExpr> sizes;  // see TermKind
+  SplKind kind = SplKind::Identity;  // DFT, DFTnd, I, L, T, the operators, Tagged, and the rule-only kinds
+  std::vector<SizeExpr> sizes;       // DFT: n [, k]; DFTnd: n1, n2, ...; I: n; L: N, s; T: N, n [, k]; Tagged,
+                                     // Call: their parameters; Sum: the bound n of Sum(j < n)
   SizeExpr root;                // DFTnd: the root exponent k (Const 1 when absent)
   bool has_root = false;        // DFTnd: written with ",k"
   TagKind tag = TagKind::Vec;   // Tagged
   std::string name;             // FormulaVar / Call / Sum loop variable
   std::vector<SizeExpr> shape;  // FormulaVar: {} (any), {m} (m x m) or {rows, cols}
-  std::vector<Term> children;
+  std::vector<Term> children;     // the operands; Tagged, Transpose, Sum: the body; TileTensor: 2;
+                                  // Diag (Diag(D o f), Sigma-SPL): children[0] = D
   SumMode mode = SumMode::Plain;  // Sum
   bool dma = false;               // Gather / Scatter
   IndexFnTerm fn;                 // Gather / Scatter / Diag

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "generator/ir/spl_kind.h"
+
 namespace splgen {
 
 using cplx = std::complex<double>;
@@ -17,8 +19,6 @@ using cplx = std::complex<double>;
 struct FormulaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-enum class SplKind { DFT, DFTnd, Identity, Stride, Twiddle, Diag, Perm, Dense, Tensor, Compose, DirectSum, Tagged };
 
 // A tag asks for a subformula to be rewritten for a target paradigm (docs/design.md, "Tags").
 enum class TagKind { Vec, Smp, Par, Stream, Tiled, Cubic };
@@ -34,7 +34,7 @@ struct SplNode;
 using Spl = std::shared_ptr<const SplNode>;
 
 struct SplNode {
-  SplKind kind;
+  SplKind kind;  // DFT ... Tagged (spl_kind.h); the rest are rule terms only
   int64_t rows = 0, cols = 0;
   // DFT: a = n, b = k (root w_n^k, k normalised to [0, n)); I: a = n;
   // L: a = N, b = s; T: a = N, b = n, c = k (w_N^k, normalised to [0, N)).

@@ -31,7 +31,7 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
       if (chain) {
         const bool tagged = g->kind == SplKind::Tagged;
         const Term &pattern = tagged ? rule->lhs.children.front() : rule->lhs;
-        if (tagged && (rule->lhs.kind != TermKind::Tagged || rule->lhs.tag != g->tag.kind)) continue;
+        if (tagged && (rule->lhs.kind != SplKind::Tagged || rule->lhs.tag != g->tag.kind)) continue;
         if (!rewrite::chain_pattern_for(pattern, *chain)) continue;
       } else if (rewrite::skip_at_tag(*rule, g)) {
         continue;

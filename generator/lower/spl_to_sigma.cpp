@@ -37,6 +37,7 @@ class Lowering {
       }
       case SplKind::DirectSum: return lower_direct_sum(f);
       case SplKind::Tagged: return lower(f->children.front());
+      default: break;  // rule-only kinds are no SplNode
     }
     throw std::logic_error("unknown formula node");
   }

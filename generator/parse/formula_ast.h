@@ -11,25 +11,18 @@
 #include <vector>
 
 #include "generator/ir/spl.h"
+#include "generator/parse/chain_ast.h"
 
 namespace splgen::parse::ast {
 
 namespace x3 = boost::spirit::x3;
 
-// The atoms written as NAME(int, ...): their argument lists are checked in the conversion.
-enum class call_kind { identity, stride, twiddle, perm };
-
-// I(n), L(N,s), T(N,n[,k]), Perm(p0, p1, ...)
-struct call : x3::position_tagged {
-  call_kind kind = call_kind::identity;
-  std::vector<int64_t> args;
-};
+// I(n), L(N,s), T(N,n[,k]), Perm(p0, p1, ...) (chain_ast.h): the argument values are
+// checked in the conversion.
+using call = chain_ast::sized_atom<int64_t>;
 
 // DFT(n[,k]) and the multi-dimensional DFT(n1 x n2 x ...[,k]).
-struct dft : x3::position_tagged {
-  std::vector<int64_t> dims;
-  boost::optional<int64_t> root;
-};
+using dft = chain_ast::dft<int64_t>;
 
 // re + im i; written as "re", "im i" or "re+im i" / "re-im i".
 struct complex_number {
@@ -58,48 +51,17 @@ struct atom : x3::variant<call, dft, diag, dense, x3::forward_ast<tagged>, x3::f
   using base_type::operator=;
 };
 
-// atom ' ' ...: the atom, transposed once per "'" (primes holds them).
-struct postfix_expr : x3::position_tagged {
-  atom base;
-  std::string primes;
-};
-
-// postfix (x) postfix (x) ...
-struct tensor_expr : x3::position_tagged {
-  postfix_expr first;
-  std::vector<postfix_expr> rest;
-};
-
-// tensor [(x)~ tensor]: the grammar allows at most one "(x)~" (rest has 0 or 1 entries).
-struct tile_expr : x3::position_tagged {
-  tensor_expr first;
-  std::vector<tensor_expr> rest;
-};
-
-// tile (+) tile (+) ...
-struct dsum_expr : x3::position_tagged {
-  tile_expr first;
-  std::vector<tile_expr> rest;
-};
-
-// dsum * dsum * ... (the rightmost factor is applied first)
-struct compose_expr : x3::position_tagged {
-  dsum_expr first;
-  std::vector<dsum_expr> rest;
-};
-
-// compose | compose | ... (stages separated by memory fences; the rightmost is applied first)
-struct fence_expr : x3::position_tagged {
-  compose_expr first;
-  std::vector<compose_expr> rest;
-};
+// The operators over atoms (chain_ast.h). A tile chain has at most two operands here: the
+// grammar rejects a second "(x)~".
+using postfix_expr = chain_ast::postfix_expr<atom>;
+using tensor_expr = chain_ast::tensor_expr<atom>;
+using tile_expr = chain_ast::tile_expr<atom>;
+using dsum_expr = chain_ast::dsum_expr<atom>;
+using compose_expr = chain_ast::compose_expr<atom>;
+struct fence_expr : chain_ast::fence_chain<atom> {};
 
 // vec(4)[ formula ], smp(2,4)[ formula ], ...
-struct tagged : x3::position_tagged {
-  TagKind kind = TagKind::Vec;
-  std::vector<int64_t> params;
-  fence_expr body;
-};
+struct tagged : chain_ast::tagged<int64_t, fence_expr> {};
 
 using formula = fence_expr;
 

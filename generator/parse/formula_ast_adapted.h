@@ -2,17 +2,11 @@
 #pragma once
 #include <boost/fusion/include/adapt_struct.hpp>
 
+#include "generator/parse/chain_ast_adapted.h"
 #include "generator/parse/formula_ast.h"
 
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::call, kind, args)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::dft, dims, root)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::complex_number, re, im)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::diag, values)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::dense, rows, cols, values)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::postfix_expr, base, primes)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::tensor_expr, first, rest)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::tile_expr, first, rest)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::dsum_expr, first, rest)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::compose_expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::fence_expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::ast::tagged, kind, params, body)

@@ -28,10 +28,12 @@
 #include <string>
 #include <system_error>
 
+#include "generator/parse/chain_grammar_def.h"
 #include "generator/parse/error_handler.h"
 #include "generator/parse/formula_ast.h"
 #include "generator/parse/formula_ast_adapted.h"
 #include "generator/parse/formula_grammar.h"
+#include "generator/parse/keyword.h"
 
 namespace splgen::parse {
 
@@ -71,21 +73,6 @@ struct exact_real_parser : x3::parser<exact_real_parser> {
 
 constexpr exact_real_parser real_number{true};
 constexpr exact_real_parser unsigned_real_number{false};
-
-struct tag_keyword_table : x3::symbols<TagKind> {
-  tag_keyword_table() {
-    add("vec", TagKind::Vec)("smp", TagKind::Smp)("par", TagKind::Par)("stream", TagKind::Stream)(
-        "tiled", TagKind::Tiled)("cubic", TagKind::Cubic);
-  }
-};
-const tag_keyword_table tag_keywords;
-
-const auto ident_char = x3::ascii::alnum | lit('_');
-// A keyword is a whole word: "Ix" is not the keyword "I".
-template <typename Parser>
-auto keyword(const Parser &p) {
-  return lexeme[p >> !ident_char];
-}
 
 // Semantic actions.
 const auto set_real = [](auto &ctx) { x3::_val(ctx).re = x3::_attr(ctx); };
@@ -185,29 +172,30 @@ const auto dft_dims_def = integer > *(lit('x') > integer);
 const auto complex_list_def = complex > *(',' > complex);
 
 // Atoms.
-const auto dft_def = keyword(lit("DFT")) > '(' > dft_dims > -(',' > integer) > ')';
-const auto identity_def = keyword(lit('I')) >> x3::attr(ast::call_kind::identity) > '(' > args_1 > ')';
-const auto stride_def = keyword(lit('L')) >> x3::attr(ast::call_kind::stride) > '(' > args_2 > ')';
-const auto twiddle_def = keyword(lit('T')) >> x3::attr(ast::call_kind::twiddle) > '(' > args_2_3 > ')';
-const auto perm_def = keyword(lit("Perm")) >> x3::attr(ast::call_kind::perm) > '(' > args_n > ')';
-const auto diag_def = keyword(lit("Diag")) > '(' > complex_list > ')';
-const auto dense_def = keyword(lit("Mat")) > '(' > integer > ',' > integer > ',' > '[' > complex_list > ']' > ')';
-const auto tagged_def = keyword(tag_keywords) > '(' > args_n > ')' > '[' > fence > ']';
+const auto dft_def = chain_grammar::dft(dft_dims, integer);
+const auto identity_def = chain_grammar::sized_atom(SplKind::Identity, args_1);
+const auto stride_def = chain_grammar::sized_atom(SplKind::Stride, args_2);
+const auto twiddle_def = chain_grammar::sized_atom(SplKind::Twiddle, args_2_3);
+const auto perm_def = chain_grammar::sized_atom(SplKind::Perm, args_n);
+const auto diag_def = keyword(SplKind::Diag) > '(' > complex_list > ')';
+const auto dense_def = keyword(SplKind::Dense) > '(' > integer > ',' > integer > ',' > '[' > complex_list > ']' > ')';
+const auto tagged_def = chain_grammar::tagged(args_n, fence);
 const auto unknown_name_def = x3::raw[lexeme[(x3::ascii::alpha | lit('_')) >> *ident_char]][reject_name];
 const auto atom_def =
     dft | identity | stride | twiddle | perm | diag | dense | tagged | ('(' > fence > ')') | unknown_name;
 
-// Operators, tightest first: postfix ' (transpose), then (x), (x)~, (+), * and |.
-const auto tensor_op = lexeme[lit("(x)") >> !lit('~')];
-const auto tile_op = lit("(x)~");
-const auto postfix_def = atom >> *x3::char_('\'');
-const auto tensor_def = postfix >> *(tensor_op > postfix);
+// Operators, tightest first: postfix ' (transpose), then (x), (x)~, (+), * and |
+// (chain_grammar_def.h). No spaces inside "(x)~".
+const auto tensor_op = lexeme[chain_grammar::token(SplKind::Tensor) >> !lit('~')];
+const auto tile_op = chain_grammar::token(SplKind::TileTensor);
+const auto postfix_def = chain_grammar::postfix(atom);
+const auto tensor_def = chain_grammar::chain(tensor_op, postfix);
 const auto chained_tile_def = x3::raw[tile_op][reject_chained_tile];
 const auto tile_rest_def = x3::repeat(0, 1)[tile_op > tensor] >> -chained_tile;
 const auto tile_def = tensor >> tile_rest;
-const auto dsum_def = tile >> *(lit("(+)") > tile);
-const auto compose_def = dsum >> *(lit('*') > dsum);
-const auto fence_def = compose >> *(lit('|') > compose);
+const auto dsum_def = chain_grammar::chain(chain_grammar::token(SplKind::DirectSum), tile);
+const auto compose_def = chain_grammar::chain(chain_grammar::token(SplKind::Compose), dsum);
+const auto fence_def = chain_grammar::chain(chain_grammar::token(SplKind::Fence), compose);
 
 const auto end_of_input_def = x3::eoi;
 const auto formula_text_def = x3::expect[fence] > end_of_input;

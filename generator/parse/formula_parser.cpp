@@ -59,10 +59,11 @@ class to_spl {
     const std::vector<int64_t> &a = node.args;
     try {
       switch (node.kind) {
-        case ast::call_kind::identity: return make_identity(a.at(0));
-        case ast::call_kind::stride: return make_stride(a.at(0), a.at(1));
-        case ast::call_kind::twiddle: return make_twiddle(a.at(0), a.at(1), a.size() > 2 ? a[2] : 1);
-        case ast::call_kind::perm: return make_perm(a);
+        case SplKind::Identity: return make_identity(a.at(0));
+        case SplKind::Stride: return make_stride(a.at(0), a.at(1));
+        case SplKind::Twiddle: return make_twiddle(a.at(0), a.at(1), a.size() > 2 ? a[2] : 1);
+        case SplKind::Perm: return make_perm(a);
+        default: break;
       }
     } catch (const FormulaError &e) {
       handler_.fail_at(node, e.what());
@@ -121,16 +122,27 @@ class to_spl {
     }
   }
 
-  Spl operator()(const ast::tensor_expr &node) const { return fold(node, make_tensor); }
-  Spl operator()(const ast::tile_expr &node) const {
-    // At most two operands: the grammar rejects a second "(x)~".
-    return fold(node, [](std::vector<Spl> v) { return make_tile_tensor(v.at(0), v.at(1)); });
+  // Every operator chain (chain_ast.h): (x), (x)~, (+), * and |.
+  template <typename Operator, typename Operand>
+  Spl operator()(const chain_ast::chain<Operator, Operand> &node) const {
+    return fold(node, [](std::vector<Spl> operands) { return make_chain(Operator::kind, std::move(operands)); });
   }
-  Spl operator()(const ast::dsum_expr &node) const { return fold(node, make_direct_sum); }
-  Spl operator()(const ast::compose_expr &node) const { return fold(node, make_compose); }
-  Spl operator()(const ast::fence_expr &node) const { return fold(node, make_fence); }
+  Spl operator()(const ast::fence_expr &node) const {
+    return fold(node, [](std::vector<Spl> operands) { return make_chain(SplKind::Fence, std::move(operands)); });
+  }
 
  private:
+  static Spl make_chain(SplKind op, std::vector<Spl> operands) {
+    switch (op) {
+      case SplKind::Tensor: return make_tensor(std::move(operands));
+      // At most two operands: the grammar rejects a second "(x)~".
+      case SplKind::TileTensor: return make_tile_tensor(operands.at(0), operands.at(1));
+      case SplKind::DirectSum: return make_direct_sum(std::move(operands));
+      case SplKind::Compose: return make_compose(std::move(operands));
+      default: return make_fence(std::move(operands));
+    }
+  }
+
   template <typename Chain, typename Make>
   Spl fold(const Chain &chain, Make make) const {
     std::vector<Spl> operands;

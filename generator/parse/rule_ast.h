@@ -6,7 +6,8 @@
 //
 // Operator chains are kept as written (first operand, then the rest), as in the X3 "calc"
 // examples; the conversion folds them (left for binary size operators, right for '^') and
-// flattens the n-ary formula operators.
+// flattens the n-ary formula operators. The formula operators are those of the formula
+// language (chain_ast.h) over this language's primaries.
 #pragma once
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
@@ -19,6 +20,7 @@
 #include "generator/ir/sigma.h"
 #include "generator/ir/spl.h"
 #include "generator/ir/rule.h"
+#include "generator/parse/chain_ast.h"
 
 namespace splgen::parse::rule_ast {
 
@@ -71,23 +73,15 @@ using size_expr = size_sum;
 // ------------------------------------------------------------------ formulas
 
 struct fence_expr;
-struct compose_expr;
 struct sum_term;
 struct tagged_term;
 struct diag_term;
 
-// DFT(n), DFT(n, k), DFT(m x n [x ...] [, k])
-struct dft_term : x3::position_tagged {
-  std::vector<size_expr> dims;
-  boost::optional<size_expr> root;
-};
+// DFT(n), DFT(n, k), DFT(m x n [x ...] [, k]) (chain_ast.h)
+using dft_term = chain_ast::dft<size_expr>;
 
-// I(n), L(N, s), T(N, n [, k]): the arity is part of the syntax.
-enum class sized_kind { identity, stride, twiddle };
-struct sized_atom : x3::position_tagged {
-  sized_kind kind = sized_kind::identity;
-  std::vector<size_expr> args;
-};
+// I(n), L(N, s), T(N, n [, k]) (chain_ast.h)
+using sized_atom = chain_ast::sized_atom<size_expr>;
 
 // A, A[m], A[r, c]
 struct formula_var : x3::position_tagged {
@@ -121,41 +115,13 @@ struct primary : x3::variant<dft_term, sized_atom, formula_var, function_call, a
   using base_type::operator=;
 };
 
-// primary ' ' ...  (one transpose per quote)
-struct postfix_expr : x3::position_tagged {
-  primary base;
-  std::string primes;
-};
-
-// postfix (x) postfix (x) ...
-struct tensor_expr : x3::position_tagged {
-  postfix_expr first;
-  std::vector<postfix_expr> rest;
-};
-
-// tensor (x)~ tensor (x)~ ...
-struct tile_expr : x3::position_tagged {
-  tensor_expr first;
-  std::vector<tensor_expr> rest;
-};
-
-// tile (+) tile (+) ...
-struct dsum_expr : x3::position_tagged {
-  tile_expr first;
-  std::vector<tile_expr> rest;
-};
-
-// dsum * dsum * ...
-struct compose_expr : x3::position_tagged {
-  dsum_expr first;
-  std::vector<dsum_expr> rest;
-};
-
-// compose | compose | ...
-struct fence_expr : x3::position_tagged {
-  compose_expr first;
-  std::vector<compose_expr> rest;
-};
+// The operators over primaries (chain_ast.h).
+using postfix_expr = chain_ast::postfix_expr<primary>;
+using tensor_expr = chain_ast::tensor_expr<primary>;
+using tile_expr = chain_ast::tile_expr<primary>;
+using dsum_expr = chain_ast::dsum_expr<primary>;
+using compose_expr = chain_ast::compose_expr<primary>;
+struct fence_expr : chain_ast::fence_chain<primary> {};
 
 // Sum(j < n) body, Sum_par(...), Sum_stream(...): the body is the rest of the composition
 // (docs/rule-language.md, "Sigma-SPL").
@@ -167,11 +133,7 @@ struct sum_term : x3::position_tagged {
 };
 
 // tag(e1, ...)[ formula ]
-struct tagged_term : x3::position_tagged {
-  TagKind kind = TagKind::Vec;
-  std::vector<size_expr> params;
-  fence_expr body;
-};
+struct tagged_term : chain_ast::tagged<size_expr, fence_expr> {};
 
 // Diag(D o f): the diagonal D read through the index function f (Sigma-SPL)
 struct diag_term : x3::position_tagged {

@@ -2,6 +2,7 @@
 #pragma once
 #include <boost/fusion/include/adapt_struct.hpp>
 
+#include "generator/parse/chain_ast_adapted.h"
 #include "generator/parse/rule_ast.h"
 
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_power, base, exponents)
@@ -11,17 +12,10 @@ BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_product, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_sum_op, op, operand)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::size_sum, first, rest)
 
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::dft_term, dims, root)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::sized_atom, kind, args)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::formula_var, name, shape)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::function_call, name, args)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::index_fn, kind, args)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::access, kind, fn)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::postfix_expr, base, primes)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::tensor_expr, first, rest)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::tile_expr, first, rest)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::dsum_expr, first, rest)
-BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::compose_expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::fence_expr, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::sum_term, mode, var, bound, body)
 BOOST_FUSION_ADAPT_STRUCT(splgen::parse::rule_ast::tagged_term, kind, params, body)

@@ -45,6 +45,8 @@
 #include "generator/parse/rule_ast.h"
 #include "generator/parse/rule_ast_adapted.h"
 #include "generator/parse/rule_error_handler.h"
+#include "generator/parse/chain_grammar_def.h"
+#include "generator/parse/keyword.h"
 #include "generator/parse/rule_grammar.h"
 
 namespace splgen::parse::rule_grammar {
@@ -85,21 +87,6 @@ struct nesting_guard_gen {
   }
 };
 constexpr nesting_guard_gen nesting_guard{};
-
-const auto ident_char = x3::ascii::alnum | lit('_');
-// A keyword is a whole word: "Ix" is not the keyword "I", "rules" not "rule".
-template <typename Parser>
-auto keyword(const Parser &p) {
-  return lexeme[p >> !ident_char];
-}
-
-struct tag_keyword_table : x3::symbols<TagKind> {
-  tag_keyword_table() {
-    add("vec", TagKind::Vec)("smp", TagKind::Smp)("par", TagKind::Par)("stream", TagKind::Stream)(
-        "tiled", TagKind::Tiled)("cubic", TagKind::Cubic);
-  }
-};
-const tag_keyword_table tag_keywords;
 
 struct sum_keyword_table : x3::symbols<SumMode> {
   sum_keyword_table() {
@@ -306,16 +293,16 @@ const auto rule_name_def = any_word;
 const auto index_fn_def = (keyword(lit('h')) >> x3::attr(FnKind::H) > '(' > args_2 > ')') |
                           (keyword(lit('q')) >> x3::attr(FnKind::Q) > '(' > args_3 > ')');
 
-const auto dft_def = keyword(lit("DFT")) > '(' > dims > -(',' > size_expr) > ')';
-const auto identity_def = keyword(lit('I')) >> x3::attr(rule_ast::sized_kind::identity) > '(' > args_1 > ')';
-const auto stride_def = keyword(lit('L')) >> x3::attr(rule_ast::sized_kind::stride) > '(' > args_2 > ')';
-const auto twiddle_def = keyword(lit('T')) >> x3::attr(rule_ast::sized_kind::twiddle) > '(' > args_2_3 > ')';
+const auto dft_def = chain_grammar::dft(dims, size_expr);
+const auto identity_def = chain_grammar::sized_atom(SplKind::Identity, args_1);
+const auto stride_def = chain_grammar::sized_atom(SplKind::Stride, args_2);
+const auto twiddle_def = chain_grammar::sized_atom(SplKind::Twiddle, args_2_3);
 const auto access_def = keyword(access_keywords) > '(' > index_fn > ')';
 const auto sum_def = keyword(sum_keywords) > '(' > loop_var > '<' > size_expr > ')' > compose;
 const auto diag_of_def = keyword(lit('o'));
-const auto diag_def = keyword(lit("Diag")) > '(' > formula > diag_of > index_fn > ')';
-const auto tagged_def = keyword(tag_keywords) > '(' > size_list > ')' > '[' > formula > ']';
-const auto function_call_def = lit('@') > function_name > '(' > -size_list > ')';
+const auto diag_def = keyword(SplKind::Diag) > '(' > formula > diag_of > index_fn > ')';
+const auto tagged_def = chain_grammar::tagged(size_list, formula);
+const auto function_call_def = lit(kind_token(SplKind::Call)) > function_name > '(' > -size_list > ')';
 const auto formula_var_def = var_name >> -('[' > args_1_2 > ']');
 // A lower-case word used like a tag, an upper-case word used like a function (a '(' that
 // does not start the operators (x), (x)~ or (+)).
@@ -326,15 +313,16 @@ const auto unknown_name_def = x3::raw[upper_word >> &open_paren][reject_name];
 const auto primary_def = nesting_guard[dft | identity | stride | twiddle | access | sum | diag | tagged | function_call |
                                        unknown_name | formula_var | unknown_tag | ('(' > formula > ')')];
 
-// Operators, tightest first: postfix ', (x), (x)~, (+), *, |.
-const auto tensor_op = lit("(x)") >> !lit('~');
-const auto tile_op = lit("(x)") >> lit('~');
-const auto postfix_def = primary >> *x3::char_('\'');
-const auto tensor_def = postfix >> *(tensor_op > postfix);
-const auto tile_def = tensor >> *(tile_op > tensor);
-const auto dsum_def = tile >> *(lit("(+)") > tile);
-const auto compose_def = dsum >> *(lit('*') > dsum);
-const auto formula_def = compose >> *(lit('|') > compose);
+// Operators, tightest first: postfix ', (x), (x)~, (+), *, | (chain_grammar_def.h). Here
+// "(x) ~" is "(x)~" too.
+const auto tensor_op = chain_grammar::token(SplKind::Tensor) >> !lit('~');
+const auto tile_op = chain_grammar::token(SplKind::Tensor) >> lit('~');
+const auto postfix_def = chain_grammar::postfix(primary);
+const auto tensor_def = chain_grammar::chain(tensor_op, postfix);
+const auto tile_def = chain_grammar::chain(tile_op, tensor);
+const auto dsum_def = chain_grammar::chain(chain_grammar::token(SplKind::DirectSum), tile);
+const auto compose_def = chain_grammar::chain(chain_grammar::token(SplKind::Compose), dsum);
+const auto formula_def = chain_grammar::chain(chain_grammar::token(SplKind::Fence), compose);
 
 // ------------------------------------------------------------------ conditions
 

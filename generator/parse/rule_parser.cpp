@@ -220,7 +220,7 @@ class converter {
   // An n-ary chain; operands that are chains of the same operator (written in parentheses)
   // are spliced in: (A * B) * C is A * B * C.
   template <typename Chain>
-  Term chain(const Chain &node, TermKind kind, int &depth) {
+  Term chain(const Chain &node, SplKind kind, int &depth) {
     Term first = term(node.first, depth);
     if (node.rest.empty()) return first;
     Term t;
@@ -243,19 +243,24 @@ class converter {
     }
   }
 
-  Term term(const rule_ast::fence_expr &node, int &depth) { return chain(node, TermKind::Fence, depth); }
-  Term term(const rule_ast::compose_expr &node, int &depth) { return chain(node, TermKind::Compose, depth); }
-  Term term(const rule_ast::dsum_expr &node, int &depth) { return chain(node, TermKind::DirectSum, depth); }
-  Term term(const rule_ast::tensor_expr &node, int &depth) { return chain(node, TermKind::Tensor, depth); }
+  // Every operator chain (chain_ast.h): (x), (x)~, (+), * and |.
+  template <typename Operator, typename Operand>
+  Term term(const chain_ast::chain<Operator, Operand> &node, int &depth) {
+    if constexpr (Operator::kind == SplKind::TileTensor)
+      return tile_chain(node, depth);
+    else
+      return chain(node, Operator::kind, depth);
+  }
+  Term term(const rule_ast::fence_expr &node, int &depth) { return chain(node, SplKind::Fence, depth); }
 
   // A (x)~ B (x)~ C is (A (x)~ B) (x)~ C: TileTensor has two children.
-  Term term(const rule_ast::tile_expr &node, int &depth) {
+  Term tile_chain(const rule_ast::tile_expr &node, int &depth) {
     Term acc = term(node.first, depth);
     for (const rule_ast::tensor_expr &operand : node.rest) {
       int d = 0;
       Term rhs = term(operand, d);
       Term t;
-      t.kind = TermKind::TileTensor;
+      t.kind = SplKind::TileTensor;
       t.pos = pos(node);
       t.children.reserve(2);
       t.children.push_back(std::move(acc));
@@ -271,7 +276,7 @@ class converter {
     Term acc = term(node.base, depth);
     for (std::size_t i = 0; i < node.primes.size(); ++i) {
       Term t;
-      t.kind = TermKind::Transpose;
+      t.kind = SplKind::Transpose;
       t.pos = pos(node);
       t.children.push_back(std::move(acc));
       acc = std::move(t);
@@ -289,10 +294,10 @@ class converter {
     t.pos = pos(node);
     t.sizes = sizes(node.dims, t.pos);
     if (node.dims.size() == 1) {
-      t.kind = TermKind::DFT;
+      t.kind = SplKind::DFT;
       if (node.root) t.sizes.push_back(size(*node.root, t.pos));
     } else {
-      t.kind = TermKind::DFTnd;
+      t.kind = SplKind::DFTnd;
       t.has_root = bool(node.root);
       if (node.root) {
         t.root = size(*node.root, t.pos);
@@ -308,11 +313,7 @@ class converter {
   Term primary(const rule_ast::sized_atom &node, int &depth) {
     Term t;
     t.pos = pos(node);
-    switch (node.kind) {
-      case rule_ast::sized_kind::identity: t.kind = TermKind::Identity; break;
-      case rule_ast::sized_kind::stride: t.kind = TermKind::Stride; break;
-      case rule_ast::sized_kind::twiddle: t.kind = TermKind::Twiddle; break;
-    }
+    t.kind = node.kind;
     t.sizes = sizes(node.args, t.pos);
     depth = 1;
     return t;
@@ -320,7 +321,7 @@ class converter {
 
   Term primary(const rule_ast::formula_var &node, int &depth) {
     Term t;
-    t.kind = TermKind::FormulaVar;
+    t.kind = SplKind::FormulaVar;
     t.pos = pos(node);
     t.name = node.name;
     t.shape = sizes(node.shape, t.pos);
@@ -330,7 +331,7 @@ class converter {
 
   Term primary(const rule_ast::function_call &node, int &depth) {
     Term t;
-    t.kind = TermKind::Call;
+    t.kind = SplKind::Call;
     t.pos = pos(node);
     t.name = node.name;
     t.sizes = sizes(node.args, t.pos);
@@ -342,8 +343,8 @@ class converter {
     Term t;
     t.pos = pos(node);
     t.kind = node.kind == rule_ast::access_kind::gather || node.kind == rule_ast::access_kind::gather_dma
-                 ? TermKind::Gather
-                 : TermKind::Scatter;
+                 ? SplKind::Gather
+                 : SplKind::Scatter;
     t.dma = node.kind == rule_ast::access_kind::gather_dma || node.kind == rule_ast::access_kind::scatter_dma;
     t.fn.kind = node.fn.kind;
     t.fn.args = sizes(node.fn.args, t.pos);
@@ -354,7 +355,7 @@ class converter {
   Term primary(const x3::forward_ast<rule_ast::sum_term> &fwd, int &depth) {
     const rule_ast::sum_term &node = fwd.get();
     Term t;
-    t.kind = TermKind::Sum;
+    t.kind = SplKind::Sum;
     t.pos = pos(node);
     t.mode = node.mode;
     t.name = node.var;
@@ -370,7 +371,7 @@ class converter {
   Term primary(const x3::forward_ast<rule_ast::tagged_term> &fwd, int &depth) {
     const rule_ast::tagged_term &node = fwd.get();
     Term t;
-    t.kind = TermKind::Tagged;
+    t.kind = SplKind::Tagged;
     t.pos = pos(node);
     t.tag = node.kind;
     if (node.params.size() != tag_arity(node.kind))
@@ -385,7 +386,7 @@ class converter {
   Term primary(const x3::forward_ast<rule_ast::diag_term> &fwd, int &depth) {
     const rule_ast::diag_term &node = fwd.get();
     Term t;
-    t.kind = TermKind::Diag;
+    t.kind = SplKind::Diag;
     t.pos = pos(node);
     t.fn.kind = node.fn.kind;
     t.fn.args = sizes(node.fn.args, t.pos);
@@ -551,180 +552,6 @@ RuleFile load_rule_file(const std::string &path) {
     throw RuleSyntaxError(SourcePos{path, 0, 0}, "cannot read file");
   }
   return parse_rule_file(text, path);
-}
-
-// ------------------------------------------------------------------ dump
-
-namespace {
-
-// Binary operations are parenthesised, except at the top of an expression; so are a nested
-// negation and a nested negative constant: "a + (b * c)", "-(n ^ 2)", "(-n) ^ 2", "n - (-1)".
-void dump_size(std::string &out, const SizeExpr &e, bool top) {
-  auto binary = [&](const char *op) {
-    if (!top) out += '(';
-    if (e.args.size() > 0) dump_size(out, e.args[0], false);
-    out += ' ';
-    out += op;
-    out += ' ';
-    if (e.args.size() > 1) dump_size(out, e.args[1], false);
-    if (!top) out += ')';
-  };
-  switch (e.op) {
-    case SizeOp::Const:
-      out += top || e.value >= 0 ? std::to_string(e.value) : "(" + std::to_string(e.value) + ")";
-      return;
-    case SizeOp::Var: out += e.name; return;
-    case SizeOp::Add: binary("+"); return;
-    case SizeOp::Sub: binary("-"); return;
-    case SizeOp::Mul: binary("*"); return;
-    case SizeOp::Div: binary("/"); return;
-    case SizeOp::Mod: binary("%"); return;
-    case SizeOp::Pow: binary("^"); return;
-    case SizeOp::Neg:
-      out += top ? "-" : "(-";
-      if (!e.args.empty()) dump_size(out, e.args[0], false);
-      if (!top) out += ')';
-      return;
-  }
-  out += "?";
-}
-
-std::string sizes_text(const std::vector<SizeExpr> &sizes, const char *separator = ", ") {
-  std::string out;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (i > 0) out += separator;
-    dump_size(out, sizes[i], true);
-  }
-  return out;
-}
-
-std::string size_text(const SizeExpr &e) {
-  std::string out;
-  dump_size(out, e, true);
-  return out;
-}
-
-std::string pos_text(const SourcePos &pos, const std::string &file) {
-  if (pos.file == file) return fmt::format("@{}:{}", pos.line, pos.column);
-  return fmt::format("@{}:{}:{}", pos.file, pos.line, pos.column);
-}
-
-const char *kind_name(TermKind kind) {
-  switch (kind) {
-    case TermKind::DFT: return "DFT";
-    case TermKind::DFTnd: return "DFTnd";
-    case TermKind::Identity: return "Identity";
-    case TermKind::Stride: return "Stride";
-    case TermKind::Twiddle: return "Twiddle";
-    case TermKind::Tensor: return "Tensor";
-    case TermKind::TileTensor: return "TileTensor";
-    case TermKind::Compose: return "Compose";
-    case TermKind::Fence: return "Fence";
-    case TermKind::DirectSum: return "DirectSum";
-    case TermKind::Tagged: return "Tagged";
-    case TermKind::Transpose: return "Transpose";
-    case TermKind::FormulaVar: return "FormulaVar";
-    case TermKind::Call: return "Call";
-    case TermKind::Sum: return "Sum";
-    case TermKind::Gather: return "Gather";
-    case TermKind::Scatter: return "Scatter";
-    case TermKind::Diag: return "Diag";
-  }
-  return "?";
-}
-
-void dump_term(std::string &out, const Term &t, int indent, const std::string &file) {
-  out.append(std::size_t(indent), ' ');
-  out += kind_name(t.kind);
-  out += ' ';
-  out += pos_text(t.pos, file);
-  switch (t.kind) {
-    case TermKind::DFT:
-    case TermKind::Identity:
-    case TermKind::Stride:
-    case TermKind::Twiddle: out += " (" + sizes_text(t.sizes) + ")"; break;
-    case TermKind::DFTnd:
-      out += " (" + sizes_text(t.sizes, " x ");
-      if (t.has_root) out += ", " + size_text(t.root);
-      out += ")";
-      if (!t.has_root && !(t.root.op == SizeOp::Const && t.root.value == 1)) out += " root=" + size_text(t.root);
-      break;
-    case TermKind::Tagged: out += fmt::format(" {}({})", tag_name(t.tag), sizes_text(t.sizes)); break;
-    case TermKind::FormulaVar:
-      out += " " + t.name;
-      if (!t.shape.empty()) out += "[" + sizes_text(t.shape) + "]";
-      break;
-    case TermKind::Call: out += fmt::format(" @{}({})", t.name, sizes_text(t.sizes)); break;
-    case TermKind::Sum: {
-      const char *mode = t.mode == SumMode::Plain ? "Sum" : t.mode == SumMode::Parallel ? "Sum_par" : "Sum_stream";
-      out += fmt::format(" {}({} < {})", mode, t.name, sizes_text(t.sizes));
-      break;
-    }
-    case TermKind::Gather:
-    case TermKind::Scatter:
-      out += fmt::format(" {}{}({}({}))", t.kind == TermKind::Gather ? "G" : "S", t.dma ? "_dma" : "",
-                         t.fn.kind == FnKind::H ? "h" : t.fn.kind == FnKind::Q ? "q" : "?", sizes_text(t.fn.args));
-      break;
-    case TermKind::Diag:
-      out += fmt::format(" o {}({})", t.fn.kind == FnKind::H ? "h" : t.fn.kind == FnKind::Q ? "q" : "?",
-                         sizes_text(t.fn.args));
-      break;
-    default: break;
-  }
-  out += '\n';
-  for (const Term &child : t.children) dump_term(out, child, indent + 2, file);
-}
-
-void dump_condition(std::string &out, const Condition &c, int indent, const std::string &file) {
-  out.append(std::size_t(indent), ' ');
-  auto arg = [&](std::size_t i) { return i < c.args.size() ? size_text(c.args[i]) : std::string("?"); };
-  switch (c.kind) {
-    case ConditionKind::Compare:
-      out += fmt::format("Compare {} {} {} {}", pos_text(c.pos, file), arg(0), c.op, arg(1));
-      break;
-    case ConditionKind::Divides: out += fmt::format("Divides {} divides({})", pos_text(c.pos, file), sizes_text(c.args)); break;
-    case ConditionKind::Coprime: out += fmt::format("Coprime {} coprime({})", pos_text(c.pos, file), sizes_text(c.args)); break;
-    case ConditionKind::Prime: out += fmt::format("Prime {} prime({})", pos_text(c.pos, file), sizes_text(c.args)); break;
-    case ConditionKind::PowerOf2: out += fmt::format("PowerOf2 {} pow2({})", pos_text(c.pos, file), sizes_text(c.args)); break;
-    case ConditionKind::Range:
-      out += fmt::format("Range {} {} in {}..{}", pos_text(c.pos, file), arg(0), arg(1), arg(2));
-      break;
-    case ConditionKind::Let: out += fmt::format("Let {} let {} = {}", pos_text(c.pos, file), c.name, arg(0)); break;
-  }
-  out += '\n';
-}
-
-}  // namespace
-
-std::string dump(const RuleFile &file) {
-  std::string out = "file " + file.path + "\n";
-  for (const Rule &r : file.rules) {
-    out += fmt::format("rule {} {} family={}\n", r.name, pos_text(r.pos, file.path), r.family);
-    if (!r.comment.empty()) {
-      std::size_t start = 0;
-      while (true) {
-        const std::size_t end = r.comment.find('\n', start);
-        const std::string line = r.comment.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        out += line.empty() ? "  #\n" : "  # " + line + "\n";
-        if (end == std::string::npos) break;
-        start = end + 1;
-      }
-    }
-    out += "  lhs\n";
-    dump_term(out, r.lhs, 4, file.path);
-    out += "  rhs\n";
-    dump_term(out, r.rhs, 4, file.path);
-    if (!r.conditions.empty()) {
-      out += "  if\n";
-      for (const Condition &c : r.conditions) dump_condition(out, c, 4, file.path);
-    }
-  }
-  for (const RuleSetDecl &s : file.sets) {
-    out += fmt::format("ruleset {} {} =", s.name, pos_text(s.pos, file.path));
-    for (std::size_t i = 0; i < s.rules.size(); ++i) out += (i == 0 ? " " : ", ") + s.rules[i];
-    out += '\n';
-  }
-  return out;
 }
 
 }  // namespace parse

@@ -22,7 +22,7 @@ Rule parse_rule(std::string_view text, const std::string &path = "<command line>
 
 // A canonical, line-based dump of everything parsed (names, families, comments, every term
 // and condition with its LINE:COL, size expressions fully parenthesised); the golden files
-// of tests/golden/rules/ hold it.
+// of tests/golden/rules/ hold it (rule_dump.cpp).
 std::string dump(const RuleFile &file);
 
 }  // namespace splgen::parse

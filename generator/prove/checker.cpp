@@ -33,12 +33,12 @@ void collect(const Term &t, std::set<std::string> &sizes, std::map<std::string, 
   if (t.has_root) size_vars(t.root, sizes);
   for (const SizeExpr &e : t.shape) size_vars(e, sizes);
   for (const SizeExpr &e : t.fn.args) size_vars(e, sizes);
-  if (t.kind == TermKind::Sum) loops.insert(t.name);
-  if (t.kind == TermKind::FormulaVar) {
+  if (t.kind == SplKind::Sum) loops.insert(t.name);
+  if (t.kind == SplKind::FormulaVar) {
     FormulaVarInfo &info = formulas[t.name];
     if (info.shape.empty()) info.shape = t.shape;
   }
-  if (t.kind == TermKind::Diag && t.children.at(0).kind == TermKind::FormulaVar)
+  if (t.kind == SplKind::Diag && t.children.at(0).kind == SplKind::FormulaVar)
     formulas[t.children[0].name].diagonal = true;
   for (const Term &c : t.children) collect(c, sizes, formulas, loops);
 }
@@ -103,7 +103,7 @@ void right_vars(const Term &t, std::set<std::string> bound, std::set<std::string
   for (const SizeExpr &e : t.sizes) size_vars(e, used);
   if (t.has_root) size_vars(t.root, used);
   for (const SizeExpr &e : t.shape) size_vars(e, used);
-  if (t.kind == TermKind::Sum) {
+  if (t.kind == SplKind::Sum) {
     used.clear();
     size_vars(t.sizes.at(0), used);
     for (const std::string &v : used)

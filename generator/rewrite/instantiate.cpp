@@ -34,33 +34,33 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
     return out;
   };
   switch (t.kind) {
-    case TermKind::DFT:
+    case SplKind::DFT:
       return make_dft(dim(t, t.sizes.at(0), b, "DFT size"), t.sizes.size() > 1 ? value(t, t.sizes[1], b, "DFT root") : 1);
-    case TermKind::DFTnd: {
+    case SplKind::DFTnd: {
       std::vector<int64_t> dims;
       for (const SizeExpr &e : t.sizes) dims.push_back(dim(t, e, b, "DFT dimension"));
       return make_dft_nd(std::move(dims), t.has_root ? value(t, t.root, b, "DFT root") : 1);
     }
-    case TermKind::Identity: return make_identity(dim(t, t.sizes.at(0), b, "I size"));
-    case TermKind::Stride: return make_stride(dim(t, t.sizes.at(0), b, "L size"), dim(t, t.sizes.at(1), b, "L stride"));
-    case TermKind::Twiddle:
+    case SplKind::Identity: return make_identity(dim(t, t.sizes.at(0), b, "I size"));
+    case SplKind::Stride: return make_stride(dim(t, t.sizes.at(0), b, "L size"), dim(t, t.sizes.at(1), b, "L stride"));
+    case SplKind::Twiddle:
       return make_twiddle(dim(t, t.sizes.at(0), b, "T size"), dim(t, t.sizes.at(1), b, "T size"),
                           t.sizes.size() > 2 ? value(t, t.sizes[2], b, "T root") : 1);
-    case TermKind::Tensor: return make_tensor(kids());
-    case TermKind::TileTensor: {
+    case SplKind::Tensor: return make_tensor(kids());
+    case SplKind::TileTensor: {
       std::vector<Spl> k = kids();
       return make_tile_tensor(k.at(0), k.at(1));
     }
-    case TermKind::Compose: return make_compose(kids());
-    case TermKind::Fence: return make_fence(kids());
-    case TermKind::DirectSum: return make_direct_sum(kids());
-    case TermKind::Tagged: {
+    case SplKind::Compose: return make_compose(kids());
+    case SplKind::Fence: return make_fence(kids());
+    case SplKind::DirectSum: return make_direct_sum(kids());
+    case SplKind::Tagged: {
       Tag tag{t.tag, {}};
       for (const SizeExpr &e : t.sizes) tag.params.push_back(dim(t, e, b, "tag parameter"));
       return make_tagged(std::move(tag), spl_of(t.children.at(0), b, formulas));
     }
-    case TermKind::Transpose: return make_transpose(spl_of(t.children.at(0), b, formulas));
-    case TermKind::FormulaVar: {
+    case SplKind::Transpose: return make_transpose(spl_of(t.children.at(0), b, formulas));
+    case SplKind::FormulaVar: {
       auto it = formulas.find(t.name);
       if (it == formulas.end()) throw FormulaError(fmt::format("{}formula variable {} is not bound", where(t), t.name));
       const Spl &f = it->second;
@@ -71,7 +71,7 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
       }
       return f;
     }
-    case TermKind::Call: {
+    case SplKind::Call: {
       const RuleFunction *fn = find_rule_function(t.name);
       if (!fn) throw FormulaError(fmt::format("{}no function @{} is registered", where(t), t.name));
       std::vector<int64_t> args;
@@ -80,11 +80,13 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
         throw FormulaError(fmt::format("{}@{} takes {} argument(s), got {}", where(t), t.name, fn->arity, args.size()));
       return fn->make(args);
     }
-    case TermKind::Sum:
-    case TermKind::Gather:
-    case TermKind::Scatter:
-    case TermKind::Diag:
+    case SplKind::Sum:
+    case SplKind::Gather:
+    case SplKind::Scatter:
+    case SplKind::Diag:
       throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S, Diag) where an SPL formula is expected");
+    case SplKind::Perm:
+    case SplKind::Dense: break;  // not in terms
   }
   throw FormulaError(where(t) + "unknown term");
 }
@@ -112,28 +114,28 @@ class SigmaBuilder {
       return lower_(f);
     }
     switch (t.kind) {
-      case TermKind::Gather: {
+      case SplKind::Gather: {
         if (!rows) throw FormulaError(where(t) + "cannot infer the domain of this gather from where it stands");
         return sigma_gather(make_fn(t, *rows, cols), t.dma);
       }
-      case TermKind::Scatter: {
+      case SplKind::Scatter: {
         if (!cols) throw FormulaError(where(t) + "cannot infer the domain of this scatter from where it stands");
         return sigma_scatter(make_fn(t, *cols, rows), t.dma);
       }
-      case TermKind::Sum: {
+      case SplKind::Sum: {
         LoopVar v = enter(t);
         Sigma body = build(t.children.at(0), rows, cols);
         leave(t);
         return sigma_sum(v, body, t.mode);
       }
-      case TermKind::Compose: {
+      case SplKind::Compose: {
         std::vector<const Term *> factors = compose_factors(t);
         std::vector<Dim> b = boundaries(factors, rows, cols);
         std::vector<Sigma> built;
         for (std::size_t i = 0; i < factors.size(); ++i) built.push_back(build(*factors[i], b[i], b[i + 1]));
         return sigma_compose(std::move(built));
       }
-      case TermKind::Diag: {
+      case SplKind::Diag: {
         Dim n = rows ? rows : cols;
         if (!n) throw FormulaError(where(t) + "cannot infer the size of this diagonal from where it stands");
         check(t, "columns", cols, *n);
@@ -142,7 +144,7 @@ class SigmaBuilder {
           throw FormulaError(where(t) + "Diag(D o f) needs a diagonal D (T, or a diagonal bound to a variable)");
         return sigma_diag(d, make_fn(t, *n, d->rows));
       }
-      case TermKind::Tagged: return build(t.children.at(0), rows, cols);  // tags are passed through
+      case SplKind::Tagged: return build(t.children.at(0), rows, cols);  // tags are passed through
       default:
         throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S, Diag) may stand only in compositions and sums");
     }
@@ -164,7 +166,7 @@ class SigmaBuilder {
   }
 
   const Sigma *sigma_bound(const Term &t) const {
-    if (t.kind != TermKind::FormulaVar) return nullptr;
+    if (t.kind != SplKind::FormulaVar) return nullptr;
     auto it = sigmas_.find(t.name);
     return it == sigmas_.end() ? nullptr : &it->second;
   }
@@ -299,7 +301,7 @@ class SigmaBuilder {
   static std::vector<const Term *> compose_factors(const Term &t) {
     std::vector<const Term *> out;
     for (const Term &c : t.children) {
-      if (c.kind == TermKind::Compose) {
+      if (c.kind == SplKind::Compose) {
         std::vector<const Term *> inner = compose_factors(c);
         out.insert(out.end(), inner.begin(), inner.end());
       } else {
@@ -317,18 +319,18 @@ class SigmaBuilder {
       return {f->rows, f->cols};
     }
     switch (t.kind) {
-      case TermKind::Sum: {
+      case SplKind::Sum: {
         enter(t);
         auto h = hint(t.children.at(0));
         leave(t);
         return h;
       }
-      case TermKind::Compose: {
+      case SplKind::Compose: {
         std::vector<const Term *> factors = compose_factors(t);
         std::vector<Dim> b = boundaries(factors, std::nullopt, std::nullopt);
         return {b.front(), b.back()};
       }
-      case TermKind::Tagged: return hint(t.children.at(0));
+      case SplKind::Tagged: return hint(t.children.at(0));
       default: return {std::nullopt, std::nullopt};
     }
   }
@@ -355,9 +357,9 @@ class SigmaBuilder {
       changed = false;
       for (std::size_t i = 0; i < k; ++i) {
         const Term &f = *factors[i];
-        if (f.kind == TermKind::Gather && b[i] && !b[i + 1]) changed |= set(i + 1, tight_range(f, *b[i]), f);
-        if (f.kind == TermKind::Scatter && b[i + 1] && !b[i]) changed |= set(i, tight_range(f, *b[i + 1]), f);
-        if (f.kind == TermKind::Diag && b[i] != b[i + 1]) changed |= set(b[i] ? i + 1 : i, b[i] ? b[i] : b[i + 1], f);
+        if (f.kind == SplKind::Gather && b[i] && !b[i + 1]) changed |= set(i + 1, tight_range(f, *b[i]), f);
+        if (f.kind == SplKind::Scatter && b[i + 1] && !b[i]) changed |= set(i, tight_range(f, *b[i + 1]), f);
+        if (f.kind == SplKind::Diag && b[i] != b[i + 1]) changed |= set(b[i] ? i + 1 : i, b[i] ? b[i] : b[i + 1], f);
       }
     }
     return b;
@@ -417,7 +419,7 @@ struct Renumber {
 }  // namespace
 
 bool is_sigma_term(const Term &t) {
-  if (t.kind == TermKind::Sum || t.kind == TermKind::Gather || t.kind == TermKind::Scatter || t.kind == TermKind::Diag)
+  if (t.kind == SplKind::Sum || t.kind == SplKind::Gather || t.kind == SplKind::Scatter || t.kind == SplKind::Diag)
     return true;
   for (const Term &c : t.children)
     if (is_sigma_term(c)) return true;

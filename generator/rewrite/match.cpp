@@ -20,7 +20,7 @@ States root_or_one(const States &in, const SizeExpr *k, int64_t v, int64_t modul
 
 // ---- chains --------------------------------------------------------------------------------
 
-void flatten(const Term &t, TermKind kind, std::vector<const Term *> &out) {
+void flatten(const Term &t, SplKind kind, std::vector<const Term *> &out) {
   for (const Term &c : t.children) {
     if (c.kind == kind)
       flatten(c, kind, out);
@@ -29,13 +29,13 @@ void flatten(const Term &t, TermKind kind, std::vector<const Term *> &out) {
   }
 }
 
-std::vector<Spl> chain_children(const Spl &f, TermKind kind) {
+std::vector<Spl> chain_children(const Spl &f, SplKind kind) {
   bool same = false;
   switch (kind) {
-    case TermKind::Tensor: same = f->kind == SplKind::Tensor && !f->marked; break;
-    case TermKind::Compose: same = f->kind == SplKind::Compose && !f->marked; break;
-    case TermKind::Fence: same = f->kind == SplKind::Compose && f->marked; break;
-    case TermKind::DirectSum: same = f->kind == SplKind::DirectSum; break;
+    case SplKind::Tensor: same = f->kind == SplKind::Tensor && !f->marked; break;
+    case SplKind::Compose: same = f->kind == SplKind::Compose && !f->marked; break;
+    case SplKind::Fence: same = f->kind == SplKind::Compose && f->marked; break;
+    case SplKind::DirectSum: same = f->kind == SplKind::DirectSum; break;
     default: break;
   }
   return same ? f->children : std::vector<Spl>{f};
@@ -50,12 +50,12 @@ struct TensorOp {
 
 std::vector<TensorOp> tensor_ops(const Term &pattern) {
   std::vector<const Term *> flat;
-  flatten(pattern, TermKind::Tensor, flat);
+  flatten(pattern, SplKind::Tensor, flat);
   std::vector<TensorOp> ops;
   for (const Term *t : flat) {
-    if (t->kind == TermKind::Identity && !ops.empty() && !ops.back().term) {
+    if (t->kind == SplKind::Identity && !ops.empty() && !ops.back().term) {
       ops.back().size = size_op(SizeOp::Mul, ops.back().size, t->sizes.at(0));
-    } else if (t->kind == TermKind::Identity) {
+    } else if (t->kind == SplKind::Identity) {
       ops.push_back(TensorOp{nullptr, t->sizes.at(0)});
     } else {
       ops.push_back(TensorOp{t, {}});
@@ -128,7 +128,7 @@ struct TensorChain {
 
 States match_tensor_chain(const Term &t, const Spl &f, const State &s) {
   std::vector<TensorOp> ops = tensor_ops(t);
-  std::vector<Spl> kids = chain_children(f, TermKind::Tensor);
+  std::vector<Spl> kids = chain_children(f, SplKind::Tensor);
   TensorChain chain{ops, kids, {}};
   chain.go(0, 0, chain.fresh(0), s);
   return std::move(chain.out);
@@ -182,13 +182,13 @@ States match_formula_var(const Term &t, const Spl &f, const State &s) {
 }
 
 States match_spl(const Term &t, const Spl &f, const State &s) {
-  if (f->kind == SplKind::Tagged && t.kind != TermKind::Tagged && t.kind != TermKind::FormulaVar)
+  if (f->kind == SplKind::Tagged && t.kind != SplKind::Tagged && t.kind != SplKind::FormulaVar)
     return match_term(t, f->children.front(), s);  // tags are transparent to untagged patterns
   switch (t.kind) {
-    case TermKind::DFT:
+    case SplKind::DFT:
       if (f->kind != SplKind::DFT) return {};
       return root_or_one(constrain(s, t.sizes.at(0), f->a), t.sizes.size() > 1 ? &t.sizes[1] : nullptr, f->b, f->a);
-    case TermKind::DFTnd: {
+    case SplKind::DFTnd: {
       const SizeExpr *k = t.has_root ? &t.root : nullptr;
       if (t.sizes.size() == 1) {
         if (f->kind != SplKind::DFT) return {};
@@ -200,35 +200,35 @@ States match_spl(const Term &t, const Spl &f, const State &s) {
         st = then(st, [&](const State &x) { return constrain(x, t.sizes[i], f->perm[i]); });
       return root_or_one(st, k, f->b, f->a);
     }
-    case TermKind::Identity:
+    case SplKind::Identity:
       if (f->kind != SplKind::Identity) return {};
       return constrain(s, t.sizes.at(0), f->a);
-    case TermKind::Stride:
+    case SplKind::Stride:
       if (f->kind != SplKind::Stride) return {};
       return then(constrain(s, t.sizes.at(0), f->a), [&](const State &x) { return constrain(x, t.sizes.at(1), f->b); });
-    case TermKind::Twiddle: {
+    case SplKind::Twiddle: {
       if (f->kind != SplKind::Twiddle) return {};
       States st = then(constrain(s, t.sizes.at(0), f->a), [&](const State &x) { return constrain(x, t.sizes.at(1), f->b); });
       return root_or_one(st, t.sizes.size() > 2 ? &t.sizes[2] : nullptr, f->c, f->a);
     }
-    case TermKind::Tensor: return match_tensor_chain(t, f, s);
-    case TermKind::Compose:
-    case TermKind::Fence:
-    case TermKind::DirectSum: return match_plain_chain(t, f, s);
-    case TermKind::TileTensor:
+    case SplKind::Tensor: return match_tensor_chain(t, f, s);
+    case SplKind::Compose:
+    case SplKind::Fence:
+    case SplKind::DirectSum: return match_plain_chain(t, f, s);
+    case SplKind::TileTensor:
       if (f->kind != SplKind::Tensor || !f->marked || f->children.size() != 2 || t.children.size() != 2) return {};
       return then(match_term(t.children[0], f->children[0], s),
                   [&](const State &x) { return match_term(t.children[1], f->children[1], x); });
-    case TermKind::Tagged: {
+    case SplKind::Tagged: {
       if (f->kind != SplKind::Tagged || f->tag.kind != t.tag || f->tag.params.size() != t.sizes.size()) return {};
       States st{s};
       for (std::size_t i = 0; i < t.sizes.size(); ++i)
         st = then(st, [&](const State &x) { return constrain(x, t.sizes[i], f->tag.params[i]); });
       return then(st, [&](const State &x) { return match_term(t.children.at(0), f->children.front(), x); });
     }
-    case TermKind::Transpose: return match_term(t.children.at(0), make_transpose(f), s);
-    case TermKind::FormulaVar: return match_formula_var(t, f, s);
-    case TermKind::Call: {
+    case SplKind::Transpose: return match_term(t.children.at(0), make_transpose(f), s);
+    case SplKind::FormulaVar: return match_formula_var(t, f, s);
+    case SplKind::Call: {
       State n = s;
       Deferred d;
       d.kind = Deferred::Call;
@@ -237,10 +237,12 @@ States match_spl(const Term &t, const Spl &f, const State &s) {
       n.deferred.push_back(std::move(d));
       return {n};
     }
-    case TermKind::Sum:
-    case TermKind::Gather:
-    case TermKind::Scatter:
-    case TermKind::Diag: return {};
+    case SplKind::Sum:
+    case SplKind::Gather:
+    case SplKind::Scatter:
+    case SplKind::Diag:
+    case SplKind::Perm:
+    case SplKind::Dense: return {};
   }
   return {};
 }
@@ -335,10 +337,10 @@ std::vector<Match> matches(const Rule &rule, const Sigma &s) {
 
 bool chain_pattern_for(const Term &pattern, const Spl &f) {
   switch (pattern.kind) {
-    case TermKind::Tensor: return f->kind == SplKind::Tensor && !f->marked;
-    case TermKind::Compose: return f->kind == SplKind::Compose && !f->marked;
-    case TermKind::Fence: return f->kind == SplKind::Compose && f->marked;
-    case TermKind::DirectSum: return f->kind == SplKind::DirectSum;
+    case SplKind::Tensor: return f->kind == SplKind::Tensor && !f->marked;
+    case SplKind::Compose: return f->kind == SplKind::Compose && !f->marked;
+    case SplKind::Fence: return f->kind == SplKind::Compose && f->marked;
+    case SplKind::DirectSum: return f->kind == SplKind::DirectSum;
     default: return false;
   }
 }

@@ -116,9 +116,9 @@ States match_formula_var(const Term &t, const Sigma &s, const State &st) {
 
 States match_sigma(const Term &t, const Sigma &s, const State &st) {
   switch (t.kind) {
-    case TermKind::FormulaVar: return match_formula_var(t, s, st);
-    case TermKind::Compose: return match_compose(t, s, st);
-    case TermKind::Sum: {
+    case SplKind::FormulaVar: return match_formula_var(t, s, st);
+    case SplKind::Compose: return match_compose(t, s, st);
+    case SplKind::Sum: {
       if (s->kind != SigmaKind::Sum || s->mode != t.mode) return {};
       auto bound = st.m.loops.find(t.name);
       if (bound != st.m.loops.end() && bound->second.id != s->var.id) return {};
@@ -128,11 +128,11 @@ States match_sigma(const Term &t, const Sigma &s, const State &st) {
         return match_sigma(t.children.at(0), s->children.front(), in);
       });
     }
-    case TermKind::Gather:
-    case TermKind::Scatter:
-      if (s->kind != (t.kind == TermKind::Gather ? SigmaKind::Gather : SigmaKind::Scatter) || s->dma != t.dma) return {};
+    case SplKind::Gather:
+    case SplKind::Scatter:
+      if (s->kind != (t.kind == SplKind::Gather ? SigmaKind::Gather : SigmaKind::Scatter) || s->dma != t.dma) return {};
       return match_fn(t.fn, s->fn, st);
-    case TermKind::Diag:
+    case SplKind::Diag:
       if (s->kind != SigmaKind::Diag) return {};
       return then(match_term(t.children.at(0), s->source, st), [&](const State &x) { return match_fn(t.fn, s->fn, x); });
     default:

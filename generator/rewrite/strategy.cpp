@@ -9,7 +9,7 @@
 namespace splgen::rewrite {
 
 bool skip_at_tag(const Rule &rule, const Spl &f) {
-  return f->kind == SplKind::Tagged && rule.lhs.kind != TermKind::Tagged && rule.lhs.kind != TermKind::FormulaVar;
+  return f->kind == SplKind::Tagged && rule.lhs.kind != SplKind::Tagged && rule.lhs.kind != SplKind::FormulaVar;
 }
 
 namespace {

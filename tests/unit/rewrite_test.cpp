@@ -46,46 +46,46 @@ SizeExpr operator/(SizeExpr a, SizeExpr b) { return size_op(SizeOp::Div, std::mo
 SizeExpr operator+(SizeExpr a, SizeExpr b) { return size_op(SizeOp::Add, std::move(a), std::move(b)); }
 SizeExpr operator^(SizeExpr a, SizeExpr b) { return size_op(SizeOp::Pow, std::move(a), std::move(b)); }
 
-Term node(TermKind kind, std::vector<SizeExpr> sizes = {}, std::vector<Term> children = {}) {
+Term node(SplKind kind, std::vector<SizeExpr> sizes = {}, std::vector<Term> children = {}) {
   Term t;
   t.kind = kind;
   t.sizes = std::move(sizes);
   t.children = std::move(children);
   return t;
 }
-Term DFT(SizeExpr n) { return node(TermKind::DFT, {std::move(n)}); }
-Term DFT(SizeExpr n, SizeExpr k) { return node(TermKind::DFT, {std::move(n), std::move(k)}); }
-Term I(SizeExpr n) { return node(TermKind::Identity, {std::move(n)}); }
-Term L(SizeExpr N, SizeExpr s) { return node(TermKind::Stride, {std::move(N), std::move(s)}); }
-Term T(SizeExpr N, SizeExpr n, SizeExpr k) { return node(TermKind::Twiddle, {std::move(N), std::move(n), std::move(k)}); }
-Term X(std::vector<Term> c) { return node(TermKind::Tensor, {}, std::move(c)); }
-Term Mul(std::vector<Term> c) { return node(TermKind::Compose, {}, std::move(c)); }
+Term DFT(SizeExpr n) { return node(SplKind::DFT, {std::move(n)}); }
+Term DFT(SizeExpr n, SizeExpr k) { return node(SplKind::DFT, {std::move(n), std::move(k)}); }
+Term I(SizeExpr n) { return node(SplKind::Identity, {std::move(n)}); }
+Term L(SizeExpr N, SizeExpr s) { return node(SplKind::Stride, {std::move(N), std::move(s)}); }
+Term T(SizeExpr N, SizeExpr n, SizeExpr k) { return node(SplKind::Twiddle, {std::move(N), std::move(n), std::move(k)}); }
+Term X(std::vector<Term> c) { return node(SplKind::Tensor, {}, std::move(c)); }
+Term Mul(std::vector<Term> c) { return node(SplKind::Compose, {}, std::move(c)); }
 Term Var(std::string name, std::vector<SizeExpr> shape = {}) {
-  Term t = node(TermKind::FormulaVar);
+  Term t = node(SplKind::FormulaVar);
   t.name = std::move(name);
   t.shape = std::move(shape);
   return t;
 }
 Term Tagged(TagKind tag, std::vector<SizeExpr> params, Term child) {
-  Term t = node(TermKind::Tagged, std::move(params), {std::move(child)});
+  Term t = node(SplKind::Tagged, std::move(params), {std::move(child)});
   t.tag = tag;
   return t;
 }
 Term Sum(const char *var, SizeExpr n, Term body, SumMode mode = SumMode::Plain) {
-  Term t = node(TermKind::Sum, {std::move(n)}, {std::move(body)});
+  Term t = node(SplKind::Sum, {std::move(n)}, {std::move(body)});
   t.name = var;
   t.mode = mode;
   return t;
 }
-Term Access(TermKind kind, FnKind fn, std::vector<SizeExpr> args, bool dma) {
+Term Access(SplKind kind, FnKind fn, std::vector<SizeExpr> args, bool dma) {
   Term t = node(kind);
   t.fn.kind = fn;
   t.fn.args = std::move(args);
   t.dma = dma;
   return t;
 }
-Term G(FnKind fn, std::vector<SizeExpr> args, bool dma = false) { return Access(TermKind::Gather, fn, std::move(args), dma); }
-Term S(FnKind fn, std::vector<SizeExpr> args, bool dma = false) { return Access(TermKind::Scatter, fn, std::move(args), dma); }
+Term G(FnKind fn, std::vector<SizeExpr> args, bool dma = false) { return Access(SplKind::Gather, fn, std::move(args), dma); }
+Term S(FnKind fn, std::vector<SizeExpr> args, bool dma = false) { return Access(SplKind::Scatter, fn, std::move(args), dma); }
 
 Condition cmp(SizeExpr a, const char *op, SizeExpr b) {
   Condition c;
@@ -311,23 +311,23 @@ TEST(RewriteMatch, TagPatterns) {
 
 TEST(RewriteMatch, FencesDirectSumsTilesAndMultiDimensionalDfts) {
   Spl a = make_dft(4), b = make_stride(4, 2), c = make_twiddle(4, 2);
-  Term fence = node(TermKind::Fence, {}, {Var("A"), Var("B")});
+  Term fence = node(SplKind::Fence, {}, {Var("A"), Var("B")});
   std::vector<Match> ms = match(fence, make_fence({a, b, c}));
   ASSERT_EQ(ms.size(), 2u);
   EXPECT_TRUE(equal(ms[0].formulas.at("B"), make_fence({b, c})));
   EXPECT_TRUE(match(fence, make_compose({a, b, c})).empty());  // * is not |
-  Term dsum = node(TermKind::DirectSum, {}, {Var("A", {V("m")}), DFT(V("n"))});
+  Term dsum = node(SplKind::DirectSum, {}, {Var("A", {V("m")}), DFT(V("n"))});
   ms = match(dsum, make_direct_sum({make_identity(2), a, make_dft(3)}));
   ASSERT_EQ(ms.size(), 1u);
   EXPECT_EQ(ms[0].sizes.at("m"), 6);
   EXPECT_EQ(ms[0].sizes.at("n"), 3);
-  Term tile = node(TermKind::TileTensor, {}, {I(V("t")), X({I(V("k")), Var("A")})});
+  Term tile = node(SplKind::TileTensor, {}, {I(V("t")), X({I(V("k")), Var("A")})});
   ms = match(tile, make_tile_tensor(make_identity(4), tensor(make_identity(2), a)));
   ASSERT_FALSE(ms.empty());
   EXPECT_EQ(ms[0].sizes.at("t"), 4);
   EXPECT_EQ(ms[0].sizes.at("k"), 2);
   EXPECT_TRUE(match(tile, make_tensor({make_identity(4), make_identity(2), a})).empty());  // (x) is not (x)~
-  Term nd = node(TermKind::DFTnd, {V("m"), V("n")});
+  Term nd = node(SplKind::DFTnd, {V("m"), V("n")});
   ms = match(nd, make_dft_nd({2, 3}));
   ASSERT_EQ(ms.size(), 1u);
   EXPECT_EQ(ms[0].sizes.at("m"), 2);
@@ -337,7 +337,7 @@ TEST(RewriteMatch, FencesDirectSumsTilesAndMultiDimensionalDfts) {
 }
 
 TEST(RewriteMatch, Transpose) {
-  Term pat = node(TermKind::Transpose, {}, {L(V("N"), V("s"))});
+  Term pat = node(SplKind::Transpose, {}, {L(V("N"), V("s"))});
   std::vector<Match> ms = match(pat, make_stride(12, 3));
   ASSERT_EQ(ms.size(), 1u);
   EXPECT_EQ(ms[0].sizes.at("s"), 4);  // L(12,3) = L(12,4)'
@@ -535,8 +535,8 @@ TEST(RewriteCheck, NoInstanceIsAnError) {
 
 TEST(RewriteCheck, ShapelessFormulaVariables) {
   // (A * B)' = B' * A'
-  Term lhs = node(TermKind::Transpose, {}, {Mul({Var("A"), Var("B")})});
-  Term rhs = Mul({node(TermKind::Transpose, {}, {Var("B")}), node(TermKind::Transpose, {}, {Var("A")})});
+  Term lhs = node(SplKind::Transpose, {}, {Mul({Var("A"), Var("B")})});
+  Term rhs = Mul({node(SplKind::Transpose, {}, {Var("B")}), node(SplKind::Transpose, {}, {Var("A")})});
   CheckResult r = check_rule(make_rule("transpose_product", lhs, rhs));
   EXPECT_TRUE(r.ok) << r.error << r.counterexample;
   // A * B = B * A is false (and not even well-formed for most shapes).

@@ -94,32 +94,34 @@ std::string show(const Term &t) {
     }
   };
   switch (t.kind) {
-    case TermKind::DFT: return "DFT(" + show_sizes(t.sizes) + ")";
-    case TermKind::DFTnd:
+    case SplKind::DFT: return "DFT(" + show_sizes(t.sizes) + ")";
+    case SplKind::DFTnd:
       return "DFTnd(" + show_sizes(t.sizes) + (t.has_root ? ";" + show(t.root) : std::string()) + ")";
-    case TermKind::Identity: return "I(" + show_sizes(t.sizes) + ")";
-    case TermKind::Stride: return "L(" + show_sizes(t.sizes) + ")";
-    case TermKind::Twiddle: return "T(" + show_sizes(t.sizes) + ")";
-    case TermKind::FormulaVar: return t.name + (t.shape.empty() ? "" : "[" + show_sizes(t.shape) + "]");
-    case TermKind::Call: return "@" + t.name + "(" + show_sizes(t.sizes) + ")";
-    case TermKind::Gather:
-    case TermKind::Scatter:
-      return std::string(t.kind == TermKind::Gather ? "G" : "S") + (t.dma ? "_dma" : "") + "(" +
+    case SplKind::Identity: return "I(" + show_sizes(t.sizes) + ")";
+    case SplKind::Stride: return "L(" + show_sizes(t.sizes) + ")";
+    case SplKind::Twiddle: return "T(" + show_sizes(t.sizes) + ")";
+    case SplKind::FormulaVar: return t.name + (t.shape.empty() ? "" : "[" + show_sizes(t.shape) + "]");
+    case SplKind::Call: return "@" + t.name + "(" + show_sizes(t.sizes) + ")";
+    case SplKind::Gather:
+    case SplKind::Scatter:
+      return std::string(t.kind == SplKind::Gather ? "G" : "S") + (t.dma ? "_dma" : "") + "(" +
              (t.fn.kind == FnKind::H ? "h" : "q") + "(" + show_sizes(t.fn.args) + "))";
-    case TermKind::Diag:
+    case SplKind::Diag:
       return "Diag(" + show(t.children.at(0)) + " o " + (t.fn.kind == FnKind::H ? "h" : "q") + "(" +
              show_sizes(t.fn.args) + "))";
-    case TermKind::Tensor: out = "(tensor"; break;
-    case TermKind::TileTensor: out = "(tile"; break;
-    case TermKind::Compose: out = "(compose"; break;
-    case TermKind::Fence: out = "(fence"; break;
-    case TermKind::DirectSum: out = "(dsum"; break;
-    case TermKind::Transpose: out = "(transpose"; break;
-    case TermKind::Tagged: out = std::string("(") + tag_name(t.tag) + "(" + show_sizes(t.sizes) + ")"; break;
-    case TermKind::Sum:
+    case SplKind::Tensor: out = "(tensor"; break;
+    case SplKind::TileTensor: out = "(tile"; break;
+    case SplKind::Compose: out = "(compose"; break;
+    case SplKind::Fence: out = "(fence"; break;
+    case SplKind::DirectSum: out = "(dsum"; break;
+    case SplKind::Transpose: out = "(transpose"; break;
+    case SplKind::Tagged: out = std::string("(") + tag_name(t.tag) + "(" + show_sizes(t.sizes) + ")"; break;
+    case SplKind::Sum:
       out = std::string("(") + (t.mode == SumMode::Plain ? "Sum" : t.mode == SumMode::Parallel ? "Sum_par" : "Sum_stream") +
             " " + t.name + "<" + show_sizes(t.sizes);
       break;
+    case SplKind::Perm:
+    case SplKind::Dense: return "?";  // no term has these kinds
   }
   children();
   return out + ")";
@@ -201,7 +203,7 @@ TEST(RuleParser, ParRuleSixFromDesign) {
   EXPECT_EQ(show(r.rhs),
             "(Sum_par k<p (compose S(h((((k * n) * m) / p),1)) (Sum j<(n / p) (compose S(h((j * m),1)) A "
             "G(h((j * m),1)))) G(h((((k * n) * m) / p),1))))");
-  ASSERT_EQ(r.rhs.kind, TermKind::Sum);
+  ASSERT_EQ(r.rhs.kind, SplKind::Sum);
   EXPECT_EQ(r.rhs.mode, SumMode::Parallel);
   EXPECT_EQ(r.rhs.name, "k");
   ASSERT_EQ(r.rhs.children.size(), 1u);
@@ -281,12 +283,12 @@ TEST(RuleParser, Atoms) {
 
 TEST(RuleParser, MultiDimensionalDft) {
   Rule r = only_rule("rule a: DFT(m x n) => DFT(n x n x n, k);");
-  ASSERT_EQ(r.lhs.kind, TermKind::DFTnd);
+  ASSERT_EQ(r.lhs.kind, SplKind::DFTnd);
   EXPECT_EQ(show_sizes(r.lhs.sizes), "m,n");
   EXPECT_FALSE(r.lhs.has_root);
   EXPECT_EQ(r.lhs.root.op, SizeOp::Const);
   EXPECT_EQ(r.lhs.root.value, 1);
-  ASSERT_EQ(r.rhs.kind, TermKind::DFTnd);
+  ASSERT_EQ(r.rhs.kind, SplKind::DFTnd);
   EXPECT_EQ(show_sizes(r.rhs.sizes), "n,n,n");
   EXPECT_TRUE(r.rhs.has_root);
   EXPECT_EQ(show(r.rhs.root), "k");
@@ -315,12 +317,12 @@ TEST(RuleParser, GathersAndScatters) {
   Rule r = only_rule("rule a: A => S(h(b, s)) * S_dma(q(b, s, mu)) * G(h(0, 1)) * G_dma(q(k, 1, m*mu));");
   EXPECT_EQ(show(r.rhs), "(compose S(h(b,s)) S_dma(q(b,s,mu)) G(h(0,1)) G_dma(q(k,1,(m * mu))))");
   const auto &c = r.rhs.children;
-  EXPECT_EQ(c[0].kind, TermKind::Scatter);
+  EXPECT_EQ(c[0].kind, SplKind::Scatter);
   EXPECT_FALSE(c[0].dma);
-  EXPECT_EQ(c[1].kind, TermKind::Scatter);
+  EXPECT_EQ(c[1].kind, SplKind::Scatter);
   EXPECT_TRUE(c[1].dma);
   EXPECT_EQ(c[1].fn.kind, FnKind::Q);
-  EXPECT_EQ(c[2].kind, TermKind::Gather);
+  EXPECT_EQ(c[2].kind, SplKind::Gather);
   EXPECT_EQ(c[2].fn.kind, FnKind::H);
   EXPECT_TRUE(c[3].dma);
 }

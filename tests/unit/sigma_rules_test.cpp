@@ -57,13 +57,13 @@ TEST(SigmaRules, LeftSidesParse) {
       "rule a: (Sum_par(k < p) X[c] * G_dma(q(k, p, nu))) * Diag(D[p*c] o h(0, 1)) => "
       "Sum_par(k < p) X * Diag(D o q(k, p, nu)) * G_dma(q(k, p, nu));");
   EXPECT_TRUE(is_sigma_rule(r));
-  ASSERT_EQ(r.lhs.kind, TermKind::Compose);
+  ASSERT_EQ(r.lhs.kind, SplKind::Compose);
   ASSERT_EQ(r.lhs.children.size(), 2u);
-  EXPECT_EQ(r.lhs.children[0].kind, TermKind::Sum);
+  EXPECT_EQ(r.lhs.children[0].kind, SplKind::Sum);
   EXPECT_EQ(r.lhs.children[0].mode, SumMode::Parallel);
   const Term &diag = r.lhs.children[1];
-  ASSERT_EQ(diag.kind, TermKind::Diag);
-  EXPECT_EQ(diag.children.at(0).kind, TermKind::FormulaVar);
+  ASSERT_EQ(diag.kind, SplKind::Diag);
+  EXPECT_EQ(diag.children.at(0).kind, SplKind::FormulaVar);
   EXPECT_EQ(diag.fn.kind, FnKind::H);
   EXPECT_FALSE(is_sigma_rule(parse_rule("rule b: par(p, mu)[ I(n) (x) A ] => Sum_par(k < p) A;")));
 }
