@@ -3,7 +3,9 @@
 # apt-get update) when they are all installed. Non-interactive; run as root or with sudo.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ clang libboost-dev libfmt-dev libcli11-dev libgtest-dev libfftw3-dev pkg-config)
+# ccache: the consumer tests build splgen three times (add_subdirectory, FetchContent, without
+# FFTW3) from the same sources; with it the second and third are cache hits.
+packages=(cmake ninja-build g++ clang libboost-dev libfmt-dev libcli11-dev libgtest-dev libfftw3-dev pkg-config ccache)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup.sh: dpkg-query not found (not Debian/Ubuntu?); install these yourself: ${packages[*]}" >&2

@@ -16,6 +16,8 @@
 #   subdirectory  add_subdirectory(SOURCE_DIR): build (splgen included), run the app
 #   fetchcontent  FetchContent_Declare(splgen SOURCE_DIR SOURCE_DIR): build, run the app
 #   cross         a cross build: SPLGEN_EXECUTABLE names the host splgen, ISA avx2 generated
+#   generator_only  splgen configured with SPLGEN_WITH_FFTW=OFF: the generator builds and runs
+#                 without FFTW3 (nothing links it), and bench/search say why they are missing
 set -euo pipefail
 mode="$1"
 src="$(cd "$2" && pwd)"
@@ -26,9 +28,14 @@ launcher="${6:-}"
 prefix="$work/prefix"
 example="$src/examples/consumer"
 mkdir -p "$work"
-# The add_subdirectory and FetchContent builds compile splgen again, in build trees of other
-# depths: with absolute paths in ccache's hashes (no CCACHE_BASEDIR) they share its entries.
+# The add_subdirectory, FetchContent and generator-only builds compile splgen again, in build
+# trees of other depths: with absolute paths in ccache's hashes (no CCACHE_BASEDIR) they share
+# its entries. Without a launcher given, ccache (if installed) with a cache of this work dir.
 unset CCACHE_BASEDIR
+if [[ -z "$launcher" ]] && command -v ccache >/dev/null; then
+  launcher=ccache
+  export CCACHE_DIR="$work/ccache"
+fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -186,6 +193,23 @@ case "$mode" in
     [[ -d "$dir/_deps/splgen-build" ]] || fail "splgen was not added with FetchContent"
     cmake --build "$dir"
     run_app "$dir"
+    ;;
+
+  generator_only)
+    dir="$work/generator_only"
+    rm -rf "$dir"
+    extra=()
+    [[ -n "$launcher" ]] && extra+=("-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher")
+    cmake -S "$src" -B "$dir" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DSPLGEN_WITH_FFTW=OFF \
+      -DSPLGEN_BUILD_TESTS=OFF "${extra[@]}"
+    cmake --build "$dir" --target splgen
+    ! grep -q "splgen_measure" "$dir/build.ninja" 2>/dev/null || fail "the measuring layer is configured"
+    ! ldd "$dir/splgen" | grep -q fftw || fail "splgen links FFTW3"
+    "$dir/splgen" gen "DFT(64)" --isa avx2 -o "$work/generator_only.cpp"
+    grep -q "void splgen_dft64(double" "$work/generator_only.cpp" || fail "no kernel generated"
+    if "$dir/splgen" bench "DFT(64)" 2>"$work/generator_only.err"; then fail "bench ran without FFTW3"; fi
+    grep -q "bench: this splgen was built without FFTW3" "$work/generator_only.err" || fail "no reason given for bench"
+    [[ "$(wc -l <"$work/generator_only.err")" -eq 1 ]] || fail "the error is not one line"
     ;;
 
   cross)
