@@ -4,7 +4,7 @@
 
 #include <map>
 
-namespace splgen {
+namespace splgen::backends {
 
 namespace {
 
@@ -86,4 +86,4 @@ std::string emit_complex_codelet(const ComplexCodelet &codelet, const std::strin
   return out;
 }
 
-}  // namespace splgen
+}  // namespace splgen::backends

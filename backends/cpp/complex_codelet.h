@@ -10,11 +10,11 @@
 #include "backends/cpp/cpp_backend.h"
 #include "generator/ir/complex_codelet.h"
 
-namespace splgen {
+namespace splgen::backends {
 
 // The source of `void NAME(y, x)` computing the codelet, x and y interleaved complex, any
 // alignment; options.precision selects __m128d (one complex double) or the low half of
 // __m128 (one complex float), options.isa the target attribute (SSE2 or wider).
 std::string emit_complex_codelet(const ComplexCodelet &codelet, const std::string &name, const CppEmitOptions &options);
 
-}  // namespace splgen
+}  // namespace splgen::backends

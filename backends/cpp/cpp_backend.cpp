@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-namespace splgen {
+namespace splgen::backends {
 
 namespace {
 
@@ -605,4 +605,4 @@ std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
   return e.run(options);
 }
 
-}  // namespace splgen
+}  // namespace splgen::backends

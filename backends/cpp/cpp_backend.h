@@ -9,7 +9,7 @@
 #include "generator/ir/loops.h"
 #include "generator/target/target.h"
 
-namespace splgen {
+namespace splgen::backends {
 
 struct CppEmitOptions {
   Precision precision = Precision::Double;
@@ -32,4 +32,4 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options);
 std::string cpp_comment_lines(const std::string &text);
 std::string cpp_real_literal(double v, Precision precision);
 
-}  // namespace splgen
+}  // namespace splgen::backends

@@ -23,7 +23,7 @@ class CppBackend final : public Backend {
     return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));
   }
   std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
-    return splgen::emit_header(p.name(), cpp_options(o));
+    return backends::emit_header(p.name(), cpp_options(o));
   }
 };
 

@@ -51,15 +51,8 @@
 #define SPLGEN_VERSION "0"
 #endif
 
-namespace splgen {
+namespace splgen::cli {
 namespace {
-
-using cli::check_stdout;
-using cli::kExitInternal;
-using cli::kExitOk;
-using cli::kExitUsage;
-using cli::kExitVerifyFailed;
-using cli::write_file;
 
 // Largest max-abs entry difference `verify` accepts between two dense matrices.
 constexpr double kVerifyTolerance = 1e-9;
@@ -119,7 +112,7 @@ struct Options {
 driver::GenOptions gen_options(const Options &o) {
   driver::GenOptions g;
   g.name = o.name;
-  g.precision = cli::precision_from_option(o.precision);
+  g.precision = precision_from_option(o.precision);
   g.inverse = o.inverse;
   g.isa = *parse_isa(o.isa);  // checked by CLI::IsMember
   g.codelet_max = o.codelet_max;
@@ -128,9 +121,9 @@ driver::GenOptions gen_options(const Options &o) {
   g.target = o.target;
   if (o.wisdom.empty()) return g;
 #if SPLGEN_WITH_MEASURE
-  return cli::with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", cli::FallbackNote::Line);
+  return with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", FallbackNote::Line);
 #else
-  throw cli::CommandError(kExitUsage, "--wisdom: this splgen was built without FFTW3, so without wisdom files");
+  throw CommandError(kExitUsage, "--wisdom: this splgen was built without FFTW3, so without wisdom files");
 #endif
 }
 
@@ -173,11 +166,11 @@ void add_spec(CLI::App *cmd, Options &o, const char *what) {
 
 // The options gen, expand and lower share, besides --name, --dump-after and --inverse.
 void add_target_options(CLI::App *cmd, Options &o) {
-  cli::add_precision_option(cmd, o.precision, "Floating-point type of the kernel (double or float)");
-  cli::add_isa_option(cmd, o.isa,
+  add_precision_option(cmd, o.precision, "Floating-point type of the kernel (double or float)");
+  add_isa_option(cmd, o.isa,
                       "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
                       "(AVX-512F), or native (the best this CPU runs)");
-  cli::add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
+  add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
 }
 
@@ -224,7 +217,7 @@ int run_gen(const Options &o) {
 int run_expand(const Options &o) {
   driver::Compilation r = driver::start(o.spec, gen_options(o));
   driver::run_until(r, driver::Stage::Expand);
-  for (const RuletreePtr &tree : r.expansion.trees) {
+  for (const expand::RuletreePtr &tree : r.expansion.trees) {
     std::string text = print(tree);
     if (!text.empty() && text.back() != '\n') text += '\n';
     std::cout << text;
@@ -309,7 +302,7 @@ int run(int argc, char **argv) {
 
   Options o;
   const std::string stages_help =
-      "Print the named stage(s) (spl, expand, sigma, merge, loops, code; comma-separated) or all of them";
+      "Print the named stage(s) (spl, expand::expand, sigma, merge, loops, code; comma-separated) or all of them";
 
   CLI::App *gen = app.add_subcommand("gen", "Generate C++ source for SPEC");
   add_spec(gen, o, "Transform to generate, e.g. \"DFT(1024)\"");
@@ -321,23 +314,23 @@ int run(int argc, char **argv) {
   add_target_options(gen, o);
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
-  cli::add_rules_option(gen, o.rule_files);
+  add_rules_option(gen, o.rule_files);
   add_wisdom(gen, o);
 
   CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
-  add_spec(exp, o, "Transform or formula to expand, e.g. \"DFT(1024)\"");
+  add_spec(exp, o, "Transform or formula to expand::expand, e.g. \"DFT(1024)\"");
   add_inverse(exp, o);
   add_target_options(exp, o);
-  cli::add_rules_option(exp, o.rule_files);
+  add_rules_option(exp, o.rule_files);
   add_wisdom(exp, o);
 
   CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
   add_spec(low, o, "Transform or formula to lower, e.g. \"DFT(16)\"");
-  add_dump_after(low, o, stages_help + " (default: spl,expand,sigma,merge,loops)");
+  add_dump_after(low, o, stages_help + " (default: spl,expand::expand,sigma,merge,loops)");
   add_target_options(low, o);
   add_inverse(low, o);
   add_name(low, o);
-  cli::add_rules_option(low, o.rule_files);
+  add_rules_option(low, o.rule_files);
   add_wisdom(low, o);
 
   CLI::App *ver = app.add_subcommand(
@@ -357,15 +350,15 @@ int run(int argc, char **argv) {
 
   CLI::App *rew = app.add_subcommand("rewrite", "Apply the tag rules to FORMULA; print the SPL and Sigma-SPL results");
   add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
-  cli::add_rules_option(rew, o.rule_files);
+  add_rules_option(rew, o.rule_files);
 
 #if SPLGEN_WITH_MEASURE
-  cli::BenchArgs bench_args;
-  CLI::App *bench = cli::add_bench_command(app, bench_args);
-  cli::SearchArgs search_args;
-  CLI::App *search = cli::add_search_command(app, search_args);
-  cli::WisdomArgs wisdom_args;
-  CLI::App *wisdom = cli::add_wisdom_command(app, wisdom_args);
+  BenchArgs bench_args;
+  CLI::App *bench = add_bench_command(app, bench_args);
+  SearchArgs search_args;
+  CLI::App *search = add_search_command(app, search_args);
+  WisdomArgs wisdom_args;
+  CLI::App *wisdom = add_wisdom_command(app, wisdom_args);
 #else
   for (const char *name : {"bench", "search", "wisdom"})
     app.add_subcommand(name, "(not in this build: it was built without FFTW3)")->allow_extras();
@@ -382,29 +375,30 @@ int run(int argc, char **argv) {
   if (exp->parsed()) return run_expand(o);
   if (low->parsed()) return run_lower(o);
   if (ver->parsed()) return run_verify(o);
-  if (check->parsed()) return cli::rules_check(o.rule_paths, o.max_size);
-  if (list->parsed()) return cli::rules_list(o.rule_paths, o.functions);
-  if (rew->parsed()) return cli::rewrite(o.spec, o.rule_files);
+  if (check->parsed()) return rules_check(o.rule_paths, o.max_size);
+  if (list->parsed()) return rules_list(o.rule_paths, o.functions);
+  if (rew->parsed()) return rewrite(o.spec, o.rule_files);
 #if SPLGEN_WITH_MEASURE
-  if (bench->parsed()) return cli::run_bench(bench_args);
-  if (search->parsed()) return cli::run_search(search_args);
-  if (wisdom->parsed()) return cli::run_wisdom(wisdom_args);
+  if (bench->parsed()) return run_bench(bench_args);
+  if (search->parsed()) return run_search(search_args);
+  if (wisdom->parsed()) return run_wisdom(wisdom_args);
 #else
   for (CLI::App *sub : app.get_subcommands())
     return report_error(fmt::format("{}: this splgen was built without FFTW3 (install libfftw3-dev and reconfigure)",
                                     sub->get_name()),
                         kExitUsage);
 #endif
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, bench, search or wisdom "
+  return report_error("a subcommand is required: gen, expand::expand, lower, verify, rules, rewrite, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }
 
 }  // namespace
-}  // namespace splgen
+}  // namespace splgen::cli
 
 int main(int argc, char **argv) {
   using namespace splgen;
+  using namespace splgen::cli;
   try {
     return run(argc, argv);
   } catch (const parse::ParseError &e) {
@@ -413,7 +407,7 @@ int main(int argc, char **argv) {
     return report_error(e.what(), kExitUsage);
   } catch (const parse::RuleSyntaxError &e) {
     return report_error(e.what(), kExitUsage);
-  } catch (const cli::CommandError &e) {
+  } catch (const CommandError &e) {
     return report_error(e.what(), e.exit_code);
   } catch (const std::bad_alloc &) {
     return report_error("out of memory", kExitInternal);

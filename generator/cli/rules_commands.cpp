@@ -73,7 +73,7 @@ int rewrite(const std::string &formula, const std::vector<std::string> &rule_fil
   Spl f = parse::parse_formula(formula);
   rewrite::RuleLibrary library;
   for (const std::string &file : rule_files) library.load(file);
-  for (const RuleFile &file : shipped_rules().files()) library.add_file(file);
+  for (const RuleFile &file : expand::shipped_rules().files()) library.add_file(file);
   std::vector<const Rule *> formula_rules, sigma_rules;
   for (const Rule *rule : library.all()) {
     if (rewrite::is_sigma_rule(*rule)) {  // Sigma-SPL rewrites (the par composition rule ...)
@@ -84,9 +84,9 @@ int rewrite(const std::string &formula, const std::vector<std::string> &rule_fil
     (rewrite::is_sigma_term(rule->rhs) ? sigma_rules : formula_rules).push_back(rule);
   }
   Spl rewritten = rewrite::rewrite_to_fixpoint(f, formula_rules);
-  Sigma sigma = lower_with_rules(rewritten, sigma_rules);
+  Sigma sigma = lower::lower_with_rules(rewritten, sigma_rules);
   std::cout << "== spl ==\n" << print(rewritten) << "\n== sigma ==\n" << print(sigma);
-  std::cout << "== merge ==\n" << print(merge_loops(sigma));
+  std::cout << "== merge ==\n" << print(lower::merge_loops(sigma));
   return 0;
 }
 

@@ -32,7 +32,7 @@ Stage parse_stage(const std::string &name) {
   const std::vector<std::string> &names = pipeline_stages();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return Stage(i);
-  throw std::invalid_argument("unknown stage '" + name + "' (one of spl, expand, sigma, merge, loops, code, all)");
+  throw std::invalid_argument("unknown stage '" + name + "' (one of spl, expand::expand, sigma, merge, loops, code, all)");
 }
 
 std::string default_kernel_name(const Spl &spec, const GenOptions &options) {
@@ -67,8 +67,8 @@ void add_wrapped(std::vector<std::string> &lines, const std::string &label, cons
 
 }  // namespace
 
-ExpandOptions default_expand_options(Isa isa, Precision precision) {
-  ExpandOptions o;
+expand::ExpandOptions default_expand_options(Isa isa, Precision precision) {
+  expand::ExpandOptions o;
   std::vector<int> widths = vector_widths(isa, precision);
   if (!widths.empty()) {
     // A spec up to 32 points is one codelet with one vector per complex value, except 16, 24
@@ -76,16 +76,16 @@ ExpandOptions default_expand_options(Isa isa, Precision precision) {
     // Measured on Zen 3, AVX2 against the split: 13 2.3x, 15 2x, 20 1.1-1.15x, 10 2.2x, 12 1.6x
     // (double; against the scalar codelet the old default used up to 12 points); 16 0.75-0.9x,
     // 32 0.6-0.75x, 24 0.85-1.0x.
-    o.top_codelet_max = ExpansionKnobs::kCodeletMax;
-    o.top_split_multiple = ExpansionKnobs::kVectorSpecSplitMultiple;
-    o.codelet_max = ExpansionKnobs::kCodeletMax;
+    o.top_codelet_max = expand::ExpansionKnobs::kCodeletMax;
+    o.top_split_multiple = expand::ExpansionKnobs::kVectorSpecSplitMultiple;
+    o.codelet_max = expand::ExpansionKnobs::kCodeletMax;
     o.vector_target = true;
   }
   return o;
 }
 
-ExpandOptions expand_options(const GenOptions &options) {
-  ExpandOptions o = default_expand_options(options.isa, options.precision);
+expand::ExpandOptions expand_options(const GenOptions &options) {
+  expand::ExpandOptions o = default_expand_options(options.isa, options.precision);
   if (options.codelet_max > 0) o.codelet_max = options.codelet_max;
   if (options.top_codelet_max > 0) {  // the user's limit, whatever the size
     o.top_codelet_max = options.top_codelet_max;
@@ -129,38 +129,38 @@ void load_rules(Compilation &c) {
       throw FormulaError(fmt::format("{}:{}: rule {} does not hold: {}", rule->pos.file, rule->pos.line, rule->name,
                                      check.error.empty() ? "counterexample " + check.counterexample : check.error));
   }
-  for (const RuleFile &f : shipped_rules().files()) c.library.add_file(f);
+  for (const RuleFile &f : expand::shipped_rules().files()) c.library.add_file(f);
 }
 
 const rewrite::RuleLibrary &rules_in_force(const Compilation &c) {
-  return c.options.rule_files.empty() ? shipped_rules() : c.library;
+  return c.options.rule_files.empty() ? expand::shipped_rules() : c.library;
 }
 
 // A plan replaces the default expansion: its DFT leaves are codelets where they can be, larger
 // DFTs are expanded with the default choices. It must be a formula of the spec's shape.
-Expansion expand_plan(const Spl &spec, const Spl &plan, const std::vector<const Rule *> &rules,
+expand::Expansion expand_plan(const Spl &spec, const Spl &plan, const std::vector<const Rule *> &rules,
                       const GenOptions &options) {
   if (plan->rows != spec->rows || plan->cols != spec->cols)
     throw FormulaError(fmt::format("the plan is {} x {}, the spec {} x {}: {}", plan->rows, plan->cols, spec->rows,
                                    spec->cols, print(plan)));
-  ExpandOptions o = default_expand_options(options.isa, options.precision);
-  o.codelet_max = o.top_codelet_max = ExpansionKnobs::kCodeletMax;
+  expand::ExpandOptions o = default_expand_options(options.isa, options.precision);
+  o.codelet_max = o.top_codelet_max = expand::ExpansionKnobs::kCodeletMax;
   o.top_split_multiple = 0;  // the plan says where its codelets are
-  return expand(plan, rules, o);
+  return expand::expand(plan, rules, o);
 }
 
-Expansion run_expand(const Compilation &c) {
-  std::vector<const Rule *> breakdown = breakdown_rules(rules_in_force(c));
+expand::Expansion run_expand(const Compilation &c) {
+  std::vector<const Rule *> breakdown = expand::breakdown_rules(rules_in_force(c));
   if (c.options.plan) return expand_plan(c.spec, c.options.plan, breakdown, c.options);
-  if (c.options.rule_files.empty()) return expand(c.spec, expand_options(c.options));
-  return expand(c.spec, breakdown, expand_options(c.options));
+  if (c.options.rule_files.empty()) return expand::expand(c.spec, expand_options(c.options));
+  return expand::expand(c.spec, breakdown, expand_options(c.options));
 }
 
 Sigma run_lower(const Compilation &c) {
   std::vector<const Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
   for (const Rule *rule : rules_in_force(c).all())
     if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == SplKind::Tagged) lowering.push_back(rule);
-  return lower_with_rules(c.expansion.formula, lowering);
+  return lower::lower_with_rules(c.expansion.formula, lowering);
 }
 
 // The loop IR, and the complex form of a kernel that is one codelet on a vector target when
@@ -168,12 +168,12 @@ Sigma run_lower(const Compilation &c) {
 LoopProgram run_loops(const Compilation &c) {
   std::string name = c.options.name.empty() ? default_kernel_name(c.spec, c.options) : c.options.name;
   LoopProgram p;
-  p.loops = prepare_for_printing(
-      schedule_for_registers(vectorize_loops(sigma_to_loops(c.merged, name), allowed_vector_widths(c.options))));
+  p.loops = lower::prepare_for_printing(
+      lower::schedule_for_registers(lower::vectorize_loops(lower::sigma_to_loops(c.merged, name), allowed_vector_widths(c.options))));
   const Spl &f = c.expansion.formula;
   if (f && backend_of(c.options).prints_complex_codelets() &&
       !vector_widths(c.options.isa, c.options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
-    p.codelet = lower_complex_codelet(f->a, f->b);
+    p.codelet = lower::lower_complex_codelet(f->a, f->b);
   return p;
 }
 
@@ -194,7 +194,7 @@ void run_stage(Compilation &c, Stage stage) {
     case Stage::Spec: break;
     case Stage::Expand: c.expansion = run_expand(c); break;
     case Stage::Sigma: c.sigma = run_lower(c); break;
-    case Stage::Merge: c.merged = merge_loops(c.sigma); break;
+    case Stage::Merge: c.merged = lower::merge_loops(c.sigma); break;
     case Stage::Loops: c.program = run_loops(c); break;
     case Stage::Code: {
       const backends::Backend &backend = backend_of(c.options);
@@ -253,7 +253,7 @@ Compilation start_at_sigma(const Spl &spec, const Sigma &sigma, const GenOptions
 Compilation start_at_loops(const Spl &spec, const LoopProgram &program, const GenOptions &options) {
   Compilation c = entered(spec, options, Stage::Loops);
   c.program = program;
-  if (!c.program.loops.scalars_scoped) c.program.loops = prepare_for_printing(c.program.loops);
+  if (!c.program.loops.scalars_scoped) c.program.loops = lower::prepare_for_printing(c.program.loops);
   return c;
 }
 
@@ -273,7 +273,7 @@ std::string dump_stage(const Compilation &c, Stage stage) {
     case Stage::Spec: return print(c.spec) + "\n";
     case Stage::Expand: {
       std::string out;
-      for (const RuletreePtr &t : c.expansion.trees) out += print(t);
+      for (const expand::RuletreePtr &t : c.expansion.trees) out += print(t);
       return out + print(c.expansion.formula) + "\n";
     }
     case Stage::Sigma: return print(c.sigma);

@@ -42,7 +42,7 @@ struct Compilation {
   std::string spec_text;        // as the user wrote it (empty when entered with an object)
   Spl spec;                     // parsed (and inverted if asked)
   rewrite::RuleLibrary library; // the rules in force: --rules files first, then the shipped ones
-  Expansion expansion;          // Stage::Expand
+  expand::Expansion expansion;          // Stage::Expand
   Sigma sigma;                  // Stage::Sigma: lowered
   Sigma merged;                 // Stage::Merge: after loop merging
   LoopProgram program;          // Stage::Loops
@@ -71,8 +71,8 @@ std::string dump_stage(const Compilation &c, Stage stage);
 std::string dump_stage(const Compilation &c, const std::string &stage);
 
 // The expansion knobs a target gets when GenOptions leaves them 0.
-ExpandOptions default_expand_options(Isa isa, Precision precision);
-ExpandOptions expand_options(const GenOptions &options);
+expand::ExpandOptions default_expand_options(Isa isa, Precision precision);
+expand::ExpandOptions expand_options(const GenOptions &options);
 // The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
 std::vector<int> allowed_vector_widths(const GenOptions &options);
 

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace splgen {
+namespace splgen::expand {
 
 int64_t largest_prime_factor(int64_t n) {
   int64_t largest = 1;
@@ -47,4 +47,4 @@ const BreakdownRule &find_breakdown_rule(const std::string &name) {
   throw std::invalid_argument("unknown breakdown rule " + name);
 }
 
-}  // namespace splgen
+}  // namespace splgen::expand

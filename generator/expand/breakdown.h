@@ -8,7 +8,7 @@
 
 #include "generator/ir/spl.h"
 
-namespace splgen {
+namespace splgen::expand {
 
 struct BreakdownChoice {
   std::string label;          // "32 x 32"
@@ -36,4 +36,4 @@ struct ExpansionKnobs {
 };
 int64_t largest_prime_factor(int64_t n);
 
-}  // namespace splgen
+}  // namespace splgen::expand

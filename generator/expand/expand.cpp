@@ -11,7 +11,7 @@
 #include "generator/expand/breakdown.h"
 #include "generator/rewrite/size_expr.h"
 
-namespace splgen {
+namespace splgen::expand {
 
 namespace {
 
@@ -224,4 +224,4 @@ Expansion expand(const Spl &formula, const std::vector<const Rule *> &breakdown,
   return e;
 }
 
-}  // namespace splgen
+}  // namespace splgen::expand

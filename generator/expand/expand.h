@@ -9,7 +9,7 @@
 #include "generator/expand/ruletree.h"
 #include "generator/rewrite/engine.h"
 
-namespace splgen {
+namespace splgen::expand {
 
 struct Expansion {
   Spl formula;                      // fully expanded
@@ -38,4 +38,4 @@ struct ExpandOptions {
 Expansion expand(const Spl &formula, const ExpandOptions &options = {});  // with breakdown_rules(shipped_rules())
 Expansion expand(const Spl &formula, const std::vector<const Rule *> &breakdown, const ExpandOptions &options = {});
 
-}  // namespace splgen
+}  // namespace splgen::expand

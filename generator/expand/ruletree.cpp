@@ -4,7 +4,7 @@
 
 #include "generator/ir/print.h"
 
-namespace splgen {
+namespace splgen::expand {
 
 namespace {
 void print_to(const RuletreePtr &t, int depth, std::string &out) {
@@ -19,4 +19,4 @@ std::string print(const RuletreePtr &tree) {
   return out;
 }
 
-}  // namespace splgen
+}  // namespace splgen::expand

@@ -6,7 +6,7 @@
 
 #include "generator/ir/spl.h"
 
-namespace splgen {
+namespace splgen::expand {
 
 struct Ruletree;
 using RuletreePtr = std::shared_ptr<const Ruletree>;
@@ -21,4 +21,4 @@ struct Ruletree {
 // "DFT(1024) -> dft_ct_dit(k=1, m=32, n=32)\n  DFT(32) -> DFT_Codelet(unrolled)\n ..."
 std::string print(const RuletreePtr &tree);
 
-}  // namespace splgen
+}  // namespace splgen::expand

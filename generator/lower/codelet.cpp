@@ -6,7 +6,7 @@
 #include "generator/ir/dense.h"
 #include "generator/lower/dft_algorithms.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 CExpr c_add(const CExpr &x, const CExpr &y) { return {e_add(x.re, y.re), e_add(x.im, y.im)}; }
 CExpr c_sub(const CExpr &x, const CExpr &y) { return {e_sub(x.re, y.re), e_sub(x.im, y.im)}; }
@@ -100,4 +100,4 @@ Stmt schedule(const std::vector<PendingStore> &stores, int &next_scalar) {
   return make_block(std::move(s.out_));
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

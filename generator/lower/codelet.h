@@ -7,7 +7,7 @@
 
 #include "generator/ir/loops.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 struct CExpr {
   Expr re, im;
@@ -33,4 +33,4 @@ struct PendingStore {
 };
 Stmt schedule(const std::vector<PendingStore> &stores, int &next_scalar);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -7,7 +7,7 @@
 
 #include "generator/lower/dft_algorithms.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 namespace {
 
@@ -96,4 +96,4 @@ ComplexCodelet lower_complex_codelet(int64_t n, int64_t k) {
   return c;
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -7,8 +7,8 @@
 
 #include "generator/ir/complex_codelet.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 ComplexCodelet lower_complex_codelet(int64_t n, int64_t k);
 
-}  // namespace splgen
+}  // namespace splgen::lower

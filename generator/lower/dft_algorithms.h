@@ -11,7 +11,7 @@
 #include "generator/ir/dense.h"
 #include "generator/ir/spl.h"
 
-namespace splgen::dft_algorithms {
+namespace splgen::lower::dft_algorithms {
 
 // Prime p (or any p) by the symmetric direct formula: with s_l = x_l + x_{p-l},
 // d_l = x_l - x_{p-l} and w^(j l) = c + i sigma (w = w_p^k),
@@ -110,4 +110,4 @@ std::vector<typename Ops::Value> dft(const std::vector<typename Ops::Value> &x, 
   return direct(x, k, ops);
 }
 
-}  // namespace splgen::dft_algorithms
+}  // namespace splgen::lower::dft_algorithms

@@ -7,7 +7,7 @@
 #include "generator/rewrite/match.h"
 #include "generator/rewrite/strategy.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 using rewrite::Match;
 using rewrite::renumber_loops;
@@ -81,4 +81,4 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
   return rewrite::rewrite_sigma_to_fixpoint(lowered, rules, lower_rule_part);
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -17,7 +17,7 @@
 #include "generator/ir/rule.h"
 #include "generator/ir/sigma.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 // Lowers f to Sigma-SPL; a tagged subformula (or any subformula) matched by a rule with a
 // Sigma-SPL right side is lowered by that rule, the rest by lower_to_sigma's identities.
@@ -29,4 +29,4 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules);
 // rule's own (kRuleLoopVarBase).
 Sigma lower_rule_part(const Spl &part);
 
-}  // namespace splgen
+}  // namespace splgen::lower

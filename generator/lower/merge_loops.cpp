@@ -2,7 +2,7 @@
 
 #include <optional>
 
-namespace splgen {
+namespace splgen::lower {
 
 namespace {
 
@@ -134,4 +134,4 @@ Sigma merge_loops(const Sigma &s) {
   return rebuild(s, std::move(kids));
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -9,8 +9,8 @@
 #pragma once
 #include "generator/ir/sigma.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Sigma merge_loops(const Sigma &s);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -3,8 +3,8 @@
 #include "generator/lower/remove_dead_code.h"
 #include "generator/lower/scope_declarations.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Function prepare_for_printing(const Function &f) { return remove_dead_code(scope_declarations(f)); }
 
-}  // namespace splgen
+}  // namespace splgen::lower

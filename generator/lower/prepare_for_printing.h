@@ -3,8 +3,8 @@
 #pragma once
 #include "generator/ir/loops.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Function prepare_for_printing(const Function &f);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -6,7 +6,7 @@
 
 #include "generator/ir/loop_visitor.h"
 
-namespace splgen {
+namespace splgen::lower {
 namespace {
 
 // Each assignment and store, numbered in walk order: the variable it assigns (-1 for a
@@ -115,4 +115,4 @@ Function remove_dead_code(const Function &f) {
   return out;
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -7,8 +7,8 @@
 #pragma once
 #include "generator/ir/loops.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Function remove_dead_code(const Function &f);
 
-}  // namespace splgen
+}  // namespace splgen::lower

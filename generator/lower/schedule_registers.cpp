@@ -8,7 +8,7 @@
 
 #include "generator/ir/loop_visitor.h"
 
-namespace splgen {
+namespace splgen::lower {
 namespace {
 
 struct Access {
@@ -222,4 +222,4 @@ Function schedule_for_registers(const Function &f) {
   return out;
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -11,8 +11,8 @@
 #pragma once
 #include "generator/ir/loops.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Function schedule_for_registers(const Function &f);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -6,7 +6,7 @@
 
 #include "generator/ir/loop_visitor.h"
 
-namespace splgen {
+namespace splgen::lower {
 namespace {
 
 // The scalars that cannot be block-scoped: read where no declaration is visible, or assigned
@@ -134,4 +134,4 @@ Function scope_declarations(const Function &f) {
   return out;
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -8,8 +8,8 @@
 #pragma once
 #include "generator/ir/loops.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Function scope_declarations(const Function &f);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -11,7 +11,7 @@
 
 #include "generator/lower/codelet.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 namespace {
 
@@ -417,4 +417,4 @@ Function sigma_to_loops(const Sigma &s, const std::string &name) {
   return f;
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -9,8 +9,8 @@
 #include "generator/ir/loops.h"
 #include "generator/ir/sigma.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 Function sigma_to_loops(const Sigma &s, const std::string &name);
 
-}  // namespace splgen
+}  // namespace splgen::lower

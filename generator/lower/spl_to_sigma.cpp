@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace splgen {
+namespace splgen::lower {
 
 namespace {
 
@@ -205,4 +205,4 @@ Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var
   return Lowering(hook, first_var, block_points).lower(formula);
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -14,7 +14,7 @@
 
 #include "generator/ir/sigma.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 // Tuning knobs of the lowering (measured on Zen 3: 32 KiB L1, 512 KiB L2 per core).
 struct LoweringKnobs {
@@ -39,4 +39,4 @@ using LoweringHook = std::function<std::optional<Sigma>(const Spl &)>;
 Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook = {}, int first_var = 0,
                      int64_t block_points = LoweringKnobs::kBlockPoints);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -7,7 +7,7 @@
 
 #include "generator/ir/loop_visitor.h"
 
-namespace splgen {
+namespace splgen::lower {
 namespace {
 
 // ---- reading the loop IR ---------------------------------------------------------------
@@ -178,4 +178,4 @@ Function vectorize_loops(const Function &f, const std::vector<int> &widths) {
   return out;
 }
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -14,9 +14,9 @@
 
 #include "generator/ir/loops.h"
 
-namespace splgen {
+namespace splgen::lower {
 
 // widths: real lanes per vector, widest first (vector_widths(isa, precision)); empty keeps f.
 Function vectorize_loops(const Function &f, const std::vector<int> &widths);
 
-}  // namespace splgen
+}  // namespace splgen::lower

@@ -61,7 +61,7 @@ LeftSide instantiate_left(const Rule &rule, const Match &m) {
   LeftSide l;
   if (is_sigma_rule(rule)) {
     auto [rows, cols] = sigma_shape(rule.lhs, m);
-    l.sigma = instantiate_sigma(rule.lhs, m, rows, cols, [](const Spl &part) { return lower_to_sigma(part); });
+    l.sigma = instantiate_sigma(rule.lhs, m, rows, cols, [](const Spl &part) { return lower::lower_to_sigma(part); });
     l.rows = rows, l.cols = cols;
   } else {
     l.spl = instantiate_spl(rule.lhs, m);
@@ -249,9 +249,9 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       double tol = 1e-8 * std::max(1.0, frobenius(want));
       std::vector<std::pair<const char *, Matrix>> got;
       if (sigma) {
-        Sigma s = instantiate_sigma(rule.rhs, m, lhs.rows, lhs.cols, [](const Spl &part) { return lower_to_sigma(part); });
+        Sigma s = instantiate_sigma(rule.rhs, m, lhs.rows, lhs.cols, [](const Spl &part) { return lower::lower_to_sigma(part); });
         got.push_back({"", to_dense(s)});
-        got.push_back({" (loop code)", to_dense(sigma_to_loops(merge_loops(s), "check"))});
+        got.push_back({" (loop code)", to_dense(lower::sigma_to_loops(lower::merge_loops(s), "check"))});
       } else {
         got.push_back({"", to_dense(instantiate_spl(rule.rhs, m))});
       }

@@ -28,7 +28,7 @@ Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std
   if (!strategy_)
     throw std::invalid_argument(fmt::format("unknown search strategy '{}'; one of: {}", o.strategy,
                                             fmt::join(strategy_names(), ", ")));
-  rules_ = breakdown_rules(shipped_rules());
+  rules_ = expand::breakdown_rules(expand::shipped_rules());
   Spl spec = parse::parse_formula(o.spec);
   if (spec->kind != SplKind::DFT) throw FormulaError("search needs a DFT(n) or DFT(n,k) spec, not " + print(spec));
   if (o.eval.gen.inverse) spec = make_dft(spec->a, -spec->b);

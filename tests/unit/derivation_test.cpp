@@ -14,7 +14,7 @@ namespace {
 std::vector<const Rule *> named(const std::vector<std::string> &names) {
   std::vector<const Rule *> out;
   for (const std::string &n : names) {
-    const Rule *r = shipped_rules().find(n);
+    const Rule *r = expand::shipped_rules().find(n);
     EXPECT_NE(r, nullptr) << n;
     if (r) out.push_back(r);
   }
@@ -25,7 +25,7 @@ void expect_derivation(const std::string &spec, const std::vector<std::string> &
   SCOPED_TRACE(spec);
   Spl f = parse::parse_formula(spec);
   Spl derived = rewrite::rewrite_to_fixpoint(f, named(stage_rules));
-  const Rule *final = shipped_rules().find(final_rule);
+  const Rule *final = expand::shipped_rules().find(final_rule);
   ASSERT_NE(final, nullptr);
   std::vector<rewrite::Match> m = rewrite::matches(*final, f);
   ASSERT_FALSE(m.empty());
@@ -46,13 +46,13 @@ const std::vector<std::string> kTiled1dStages = {"tiled_twiddle_i_tensor_a_strid
 
 TEST(Derivation, Tiled1D) {
   Spl spec = parse::parse_formula("tiled(4)[ DFT(256) ]");
-  Expansion e = expand(spec);
+  expand::Expansion e = expand::expand(spec);
   ASSERT_EQ(e.trees.size(), 1u);
   EXPECT_EQ(e.trees[0]->rule, "dft_ct_dit");
   EXPECT_EQ(e.trees[0]->choice, "k=1, m=16, n=16");
   Spl derived = rewrite::rewrite_to_fixpoint(e.formula, named(kTiled1dStages));
   // Structurally the shipped statement of (19) ...
-  const Rule *final = shipped_rules().find("tiled_dft_1d");
+  const Rule *final = expand::shipped_rules().find("tiled_dft_1d");
   ASSERT_NE(final, nullptr);
   std::vector<rewrite::Match> m = rewrite::matches(*final, spec);
   ASSERT_FALSE(m.empty());
@@ -66,17 +66,17 @@ TEST(Derivation, Tiled1D) {
   // Without the tag the expander keeps its own choice for 256 points too (balanced), but
   // for 4096 it would take radix 32; under tiled(8) it takes 64 x 64, and the derivation
   // still gives (19), with the 64-point DFTs expanded (the stage form of (19)).
-  EXPECT_EQ(expand(parse::parse_formula("DFT(4096)")).trees[0]->choice, "k=1, m=32, n=128");
-  Expansion big = expand(parse::parse_formula("tiled(8)[ DFT(4096) ]"));
+  EXPECT_EQ(expand::expand(parse::parse_formula("DFT(4096)")).trees[0]->choice, "k=1, m=32, n=128");
+  expand::Expansion big = expand::expand(parse::parse_formula("tiled(8)[ DFT(4096) ]"));
   EXPECT_EQ(big.trees[0]->choice, "k=1, m=64, n=64");
   Spl big_derived = rewrite::rewrite_to_fixpoint(big.formula, named(kTiled1dStages));
-  const Rule *stages = shipped_rules().find("tiled_1d_stages");
+  const Rule *stages = expand::shipped_rules().find("tiled_1d_stages");
   ASSERT_NE(stages, nullptr);
   std::vector<rewrite::Match> sm = rewrite::matches(*stages, big.formula);
   ASSERT_FALSE(sm.empty());
   EXPECT_TRUE(equal(big_derived, rewrite::instantiate_spl(stages->rhs, sm.front()))) << print(big_derived);
   // A tile size that divides no balanced split leaves the default choice.
-  EXPECT_EQ(expand(parse::parse_formula("tiled(3)[ DFT(4096) ]")).trees[0]->choice, "k=1, m=32, n=128");
+  EXPECT_EQ(expand::expand(parse::parse_formula("tiled(3)[ DFT(4096) ]")).trees[0]->choice, "k=1, m=32, n=128");
 }
 
 TEST(Derivation, Cubic3D) {

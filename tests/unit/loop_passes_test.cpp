@@ -42,7 +42,7 @@ TEST(LoopPasses, ScopeDeclarations) {
                                                   make_assign(1, e_scalar(1), false), make_assign(2, e_scalar(1)),
                                                   make_store(1, at(i), 0, e_scalar(1))})),
                           make_store(1, idx_const(0), 1, e_scalar(2))});
-  Function f = scope_declarations(function(body));
+  Function f = lower::scope_declarations(function(body));
   ASSERT_TRUE(f.scalars_scoped);
   EXPECT_EQ(f.hoisted_scalars, std::vector<int>{2});
   const std::vector<Stmt> &loop = f.body->body[0]->loop_body->body;
@@ -59,10 +59,10 @@ TEST(LoopPasses, RemoveDeadCode) {
                           make_for(i, make_block({make_assign(0, e_load(0, at(i), 0)), make_assign(1, e_scalar(2)),
                                                   make_store(1, at(i), 0, e_scalar(0))})),
                           make_for(j, make_assign(3, e_load(0, at(j), 1))), make_assign(2, e_scalar(2), false)});
-  EXPECT_THROW(remove_dead_code(function(body)), std::invalid_argument);
-  Function scoped = scope_declarations(function(body));
+  EXPECT_THROW(lower::remove_dead_code(function(body)), std::invalid_argument);
+  Function scoped = lower::scope_declarations(function(body));
   EXPECT_EQ(scoped.hoisted_scalars, std::vector<int>{2});
-  Function f = remove_dead_code(scoped);
+  Function f = lower::remove_dead_code(scoped);
   EXPECT_TRUE(f.hoisted_scalars.empty());
   ASSERT_EQ(f.body->body.size(), 1u);
   const Stmt &loop = f.body->body[0];

@@ -19,11 +19,13 @@
 namespace splgen {
 namespace {
 
-void expect_all_stages_agree(const Spl &f, const Matrix &expected, int64_t block_points = LoweringKnobs::kBlockPoints) {
+using namespace lower;  // the lowering under test
+
+void expect_all_stages_agree(const Spl &f, const Matrix &expected, int64_t block_points = lower::LoweringKnobs::kBlockPoints) {
   SCOPED_TRACE(print(f));
-  Sigma sigma = lower_to_sigma(f, {}, 0, block_points);
-  Sigma merged = merge_loops(sigma);
-  Function loops = sigma_to_loops(merged, "k");
+  Sigma sigma = lower::lower_to_sigma(f, {}, 0, block_points);
+  Sigma merged = lower::merge_loops(sigma);
+  Function loops = lower::sigma_to_loops(merged, "k");
   EXPECT_LT(max_abs_difference(to_dense(f), expected), 1e-9);
   EXPECT_LT(max_abs_difference(to_dense(sigma), expected), 1e-9) << print(sigma);
   EXPECT_LT(max_abs_difference(to_dense(merged), expected), 1e-9) << print(merged);
@@ -65,7 +67,7 @@ TEST(Lowering, CompositeTensorIdentityLoopsInnermost) {
       Spl f = tensor(a, make_identity(n));
       expect_all_stages_agree(f, kron(to_dense(a), Matrix::identity(n)));
     }
-    Sigma merged = merge_loops(lower_to_sigma(tensor(ct(4, 4), make_identity(n))));
+    Sigma merged = lower::merge_loops(lower::lower_to_sigma(tensor(ct(4, 4), make_identity(n))));
     ASSERT_EQ(merged->kind, SigmaKind::Compose) << print(merged);
     for (const Sigma &stage : merged->children) {  // Sum(i < 4, Sum(j < n, block))
       ASSERT_EQ(stage->kind, SigmaKind::Sum) << print(merged);
@@ -111,19 +113,19 @@ TEST(Lowering, BlockedFormsOutOfCache) {
       expect_all_stages_agree(f, expected, budget);
     }
   // the transposition is its own stage: a loop nest of pure data movement
-  Sigma s = lower_to_sigma(make_compose({tensor(make_identity(4), dft16), make_stride(64, 4)}), {}, 0, 16);
+  Sigma s = lower::lower_to_sigma(make_compose({tensor(make_identity(4), dft16), make_stride(64, 4)}), {}, 0, 16);
   ASSERT_EQ(s->kind, SigmaKind::Compose) << print(s);
   ASSERT_EQ(s->children.size(), 2u) << print(s);
   EXPECT_EQ(print(s->children.back()).find("DFT"), std::string::npos) << print(s);
 }
 
 TEST(Lowering, BlockColumns) {
-  EXPECT_EQ(LoweringKnobs::block_columns(64, 32, 1, 4096), 32);  // fits whole
-  EXPECT_EQ(LoweringKnobs::block_columns(1024, 32, 1, 16384), 16);  // the widest block that fits
-  EXPECT_EQ(LoweringKnobs::block_columns(32768, 32, 1, 16384), 8);  // none fits: kMinBlockColumns
-  EXPECT_EQ(LoweringKnobs::block_columns(256, 32, 8, 16384), 8);  // under 8 outer columns
-  EXPECT_EQ(LoweringKnobs::block_columns(1024, 6, 1, 16), 6);  // fewer columns than the minimum
-  EXPECT_EQ(LoweringKnobs::block_columns(16, 24, 1, 16 * 12), 12);  // divisors of n only
+  EXPECT_EQ(lower::LoweringKnobs::block_columns(64, 32, 1, 4096), 32);  // fits whole
+  EXPECT_EQ(lower::LoweringKnobs::block_columns(1024, 32, 1, 16384), 16);  // the widest block that fits
+  EXPECT_EQ(lower::LoweringKnobs::block_columns(32768, 32, 1, 16384), 8);  // none fits: kMinBlockColumns
+  EXPECT_EQ(lower::LoweringKnobs::block_columns(256, 32, 8, 16384), 8);  // under 8 outer columns
+  EXPECT_EQ(lower::LoweringKnobs::block_columns(1024, 6, 1, 16), 6);  // fewer columns than the minimum
+  EXPECT_EQ(lower::LoweringKnobs::block_columns(16, 24, 1, 16 * 12), 12);  // divisors of n only
 }
 
 TEST(Lowering, EveryNodeKind) {
@@ -160,7 +162,7 @@ TEST(Lowering, EveryNodeKind) {
 TEST(Lowering, ExpandedDfts) {
   for (int64_t n : {1, 2, 3, 7, 16, 31, 33, 48, 64, 66, 74, 96, 100, 128, 210, 256})
     for (int64_t k : {1, -1}) {
-      Expansion e = expand(make_dft(n, k));
+      expand::Expansion e = expand::expand(make_dft(n, k));
       expect_all_stages_agree(e.formula, to_dense(make_dft(n, k)));
     }
 }
@@ -188,8 +190,8 @@ TEST(Lowering, CoprimeCodeletsAreGoodThomas) {
 TEST(Lowering, LargeTwiddleTablesCarryTheirRecipe) {
   // T(8192, n) is one table in diagonal order whose recipe lets the backend compute it at run
   // time; check the loop nest numerically on a few outputs rather than the whole dense matrix.
-  Expansion e = expand(make_dft(8192));
-  Function f = sigma_to_loops(merge_loops(lower_to_sigma(e.formula)), "k");
+  expand::Expansion e = expand::expand(make_dft(8192));
+  Function f = lower::sigma_to_loops(lower::merge_loops(lower::lower_to_sigma(e.formula)), "k");
   bool recipe = false;
   for (const Buffer &b : f.buffers)
     if (b.role == BufferRole::Table && b.size == 8192) {

@@ -34,7 +34,7 @@ using prove::check_rule;
 using prove::CheckResult;
 namespace {
 
-Sigma plain_lowering(const Spl &f) { return lower_to_sigma(f); }
+Sigma plain_lowering(const Spl &f) { return lower::lower_to_sigma(f); }
 
 
 // ---- a tiny builder for rules ----------------------------------------------------------------
@@ -367,9 +367,9 @@ void expect_sigma_rule_holds(const Rule &rule, const Spl &f) {
   Sigma s = instantiate_sigma(rule.rhs, ms.front(), f->rows, f->cols, plain_lowering);
   Matrix want = to_dense(f);
   EXPECT_LT(max_abs_difference(to_dense(s), want), 1e-9) << print(s);
-  Sigma merged = merge_loops(s);
+  Sigma merged = lower::merge_loops(s);
   EXPECT_LT(max_abs_difference(to_dense(merged), want), 1e-9) << print(merged);
-  Function loops = sigma_to_loops(merged, "k");
+  Function loops = lower::sigma_to_loops(merged, "k");
   EXPECT_LT(max_abs_difference(loops_to_dense(loops), want), 1e-9) << print(merged) << to_string(loops);
 }
 
@@ -480,18 +480,18 @@ TEST(RewriteStrategy, LowerWithRules) {
                                                                 tensor(make_identity(4), make_dft(3)))});
   Spl g = tensor(make_identity(2), f);
   for (const Spl &x : {f, g}) {
-    Sigma s = lower_with_rules(x, {&par, &stream});
+    Sigma s = lower::lower_with_rules(x, {&par, &stream});
     Matrix want = to_dense(x);
     EXPECT_LT(max_abs_difference(to_dense(s), want), 1e-9) << print(s);
-    Sigma merged = merge_loops(s);
-    EXPECT_LT(max_abs_difference(loops_to_dense(sigma_to_loops(merged, "k")), want), 1e-9) << print(merged);
+    Sigma merged = lower::merge_loops(s);
+    EXPECT_LT(max_abs_difference(loops_to_dense(lower::sigma_to_loops(merged, "k")), want), 1e-9) << print(merged);
     std::string text = print(s);
     EXPECT_NE(text.find("Sum_par"), std::string::npos) << text;
     EXPECT_NE(text.find("Sum_stream"), std::string::npos) << text;
   }
   // Without a matching rule: exactly lower_to_sigma.
   Spl plain = tensor(make_identity(4), make_dft(3));
-  EXPECT_EQ(print(lower_with_rules(plain, {&par})), print(lower_to_sigma(plain)));
+  EXPECT_EQ(print(lower::lower_with_rules(plain, {&par})), print(lower::lower_to_sigma(plain)));
 }
 
 // ---- the checker ----------------------------------------------------------------------------

@@ -79,7 +79,7 @@ TEST(SearchJson, SyntaxErrorsHaveLineAndColumn) {
 }
 
 TEST(SearchSpace, SplitsOfDft16) {
-  std::vector<Split> s = splits(make_dft(16), breakdown_rules(shipped_rules()));
+  std::vector<Split> s = splits(make_dft(16), expand::breakdown_rules(expand::shipped_rules()));
   std::vector<std::string> labels;
   for (const Split &x : s) labels.push_back(x.label);
   for (const char *want : {"dit(2,8)", "dit(4,4)", "dit(8,2)", "dif(2,8)", "dif(4,4)", "dif(8,2)"})
@@ -92,9 +92,9 @@ TEST(SearchSpace, SplitsOfDft16) {
     EXPECT_TRUE(equal(substitute(x.rhs, kids), x.rhs));
   }
   // Good-Thomas and Rader where they apply; no split of a prime without Rader's child.
-  std::vector<Split> s15 = splits(make_dft(15), breakdown_rules(shipped_rules()));
+  std::vector<Split> s15 = splits(make_dft(15), expand::breakdown_rules(expand::shipped_rules()));
   EXPECT_TRUE(std::any_of(s15.begin(), s15.end(), [](const Split &x) { return x.rule == "dft_good_thomas"; }));
-  std::vector<Split> s7 = splits(make_dft(7), breakdown_rules(shipped_rules()));
+  std::vector<Split> s7 = splits(make_dft(7), expand::breakdown_rules(expand::shipped_rules()));
   ASSERT_FALSE(s7.empty());
   EXPECT_EQ(s7[0].rule, "dft_rader");
   EXPECT_EQ(width_choices(Isa::Scalar, Precision::Double), std::vector<int>{0});

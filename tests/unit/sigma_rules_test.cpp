@@ -43,13 +43,13 @@ Sigma lowered_without_sigma_rules(const std::string &formula, const RuleLibrary 
   for (const Rule *r : lib.all())
     if (!is_sigma_rule(*r)) tag_rules.push_back(r);
   Spl f = rewrite_to_fixpoint(parse::parse_formula(formula), tag_rules);
-  return lower_with_rules(f, tag_rules);
+  return lower::lower_with_rules(f, tag_rules);
 }
 
 void expect_same_matrix(const Sigma &s, const Spl &want) {
   Matrix w = to_dense(want);
   EXPECT_LT(max_abs_difference(to_dense(s), w), 1e-9) << print(s);
-  EXPECT_LT(max_abs_difference(to_dense(sigma_to_loops(merge_loops(s), "t")), w), 1e-9) << print(s);
+  EXPECT_LT(max_abs_difference(to_dense(lower::sigma_to_loops(lower::merge_loops(s), "t")), w), 1e-9) << print(s);
 }
 
 TEST(SigmaRules, LeftSidesParse) {
@@ -146,7 +146,7 @@ TEST(SigmaRules, LoweringFusesTheExchangeBetweenTheStagesOfA1dDft) {
   // the first stage's scatter become one all-to-all exchange of packets of 32/2 = 16.
   std::vector<const Rule *> all = lib.all();
   Spl f = rewrite_to_fixpoint(parse::parse_formula("par(2,4)[ DFT(64) ]"), all);
-  Sigma after = lower_with_rules(f, all);
+  Sigma after = lower::lower_with_rules(f, all);
   std::string a = print(after);
   EXPECT_EQ(count(a, "S_dma(q[64<-32](i2, 2, 16))"), 1) << a;     // the fused exchange
   EXPECT_EQ(count(a, "G(h[64<-32](32*i0, 1))"), 1) << a;          // the second stage reads locally
@@ -155,13 +155,13 @@ TEST(SigmaRules, LoweringFusesTheExchangeBetweenTheStagesOfA1dDft) {
   EXPECT_EQ(count(a, "S_dma"), 2) << a;
   expect_same_matrix(after, make_dft(64));
   // The 2D DFT: (7) after (6), the local-gather variant.
-  Sigma two_d = lower_with_rules(rewrite_to_fixpoint(parse::parse_formula("par(2,4)[ DFT(8 x 8) ]"), all), all);
+  Sigma two_d = lower::lower_with_rules(rewrite_to_fixpoint(parse::parse_formula("par(2,4)[ DFT(8 x 8) ]"), all), all);
   std::string t = print(two_d);
   EXPECT_EQ(count(t, "S_dma(q[64<-32](i2, 2, 16))"), 1) << t;
   EXPECT_EQ(count(t, "G_dma"), 0) << t;
   expect_same_matrix(two_d, make_dft_nd({8, 8}));
   // Four workers, larger sizes.
-  Sigma four = lower_with_rules(rewrite_to_fixpoint(parse::parse_formula("par(4,2)[ DFT(256) ]"), all), all);
+  Sigma four = lower::lower_with_rules(rewrite_to_fixpoint(parse::parse_formula("par(4,2)[ DFT(256) ]"), all), all);
   EXPECT_EQ(count(print(four), "G_dma"), 1) << print(four);
   expect_same_matrix(four, make_dft(256));
 }
@@ -173,8 +173,8 @@ TEST(SigmaRules, LowerWithRulesTriesSubChainsOfCompositions) {
       "rule stride_loop: (I(n) (x) A[m]) * L(m*n, n) => Sum(j < n) S(h(j*m, 1)) * A * G(h(j, n));");
   ASSERT_TRUE(check_rule(stride_loop).ok);
   Spl f = parse::parse_formula("(DFT(4) (x) I(4)) * (I(4) (x) DFT(4)) * L(16, 4)");
-  EXPECT_NE(print(lower_to_sigma(f)).find("l(16, 4)"), std::string::npos) << print(lower_to_sigma(f));
-  Sigma s = lower_with_rules(f, {&stride_loop});
+  EXPECT_NE(print(lower::lower_to_sigma(f)).find("l(16, 4)"), std::string::npos) << print(lower::lower_to_sigma(f));
+  Sigma s = lower::lower_with_rules(f, {&stride_loop});
   EXPECT_EQ(print(s).find("l(16"), std::string::npos) << print(s);
   EXPECT_EQ(count(print(s), "G(h[16<-4](i1, 4))"), 1) << print(s);
   expect_same_matrix(s, f);
@@ -183,7 +183,7 @@ TEST(SigmaRules, LowerWithRulesTriesSubChainsOfCompositions) {
   RuleLibrary lib = shipped_par();
   std::vector<const Rule *> all = lib.all();
   Spl g = parse::parse_formula("par(2,4)[ T(64,8) * (I(8) (x) DFT(8)) * L(64,8) * (I(8) (x) DFT(8)) ]");
-  Sigma t = lower_with_rules(g, all);
+  Sigma t = lower::lower_with_rules(g, all);
   EXPECT_EQ(count(print(t), "Sum_par("), 2) << print(t);
   EXPECT_EQ(count(print(t), "G_dma(q[64<-32](i0, 2, 4))"), 1) << print(t);
   expect_same_matrix(t, parse::parse_formula("T(64,8) * (I(8) (x) DFT(8)) * L(64,8) * (I(8) (x) DFT(8))"));
@@ -192,9 +192,9 @@ TEST(SigmaRules, LowerWithRulesTriesSubChainsOfCompositions) {
 TEST(SigmaRules, RewriteToFixpointIsBoundedAndNamesTheRule) {
   // A Sigma-SPL rule that always applies again (it swaps two equal-shaped factors).
   Rule loop = parse_rule("rule swap: (Sum(j < n) A) * (Sum(i < m) B) => (Sum(i < m) B) * (Sum(j < n) A);");
-  Sigma s = lower_to_sigma(parse::parse_formula("(I(2) (x) DFT(2)) * (I(2) (x) DFT(2))"));
+  Sigma s = lower::lower_to_sigma(parse::parse_formula("(I(2) (x) DFT(2)) * (I(2) (x) DFT(2))"));
   try {
-    rewrite_sigma_to_fixpoint(s, {&loop}, lower_rule_part, 5);
+    rewrite_sigma_to_fixpoint(s, {&loop}, lower::lower_rule_part, 5);
     FAIL() << "no error";
   } catch (const FormulaError &e) {
     EXPECT_NE(std::string(e.what()).find("swap"), std::string::npos) << e.what();

@@ -106,7 +106,7 @@ TEST(Spl, RootsOfUnityAreAccurate) {
 }
 
 TEST(Expand, EveryBreakdownChoiceIsCorrect) {
-  std::vector<const Rule *> breakdown = breakdown_rules(shipped_rules());
+  std::vector<const Rule *> breakdown = expand::breakdown_rules(expand::shipped_rules());
   ASSERT_FALSE(breakdown.empty());
   int choices = 0;
   for (Spl dft : {make_dft(4), make_dft(6), make_dft(12), make_dft(16, -1), make_dft(30), make_dft(7), make_dft(13, -1),
@@ -121,25 +121,25 @@ TEST(Expand, EveryBreakdownChoiceIsCorrect) {
 }
 
 TEST(Expand, DefaultTreesAreBalancedWithCodeletLeaves) {
-  Expansion e = expand(make_dft(1024));
+  expand::Expansion e = expand::expand(make_dft(1024));
   ASSERT_EQ(e.trees.size(), 1u);
   ASSERT_EQ(e.trees[0]->children.size(), 2u);
-  for (const RuletreePtr &c : e.trees[0]->children) {
+  for (const expand::RuletreePtr &c : e.trees[0]->children) {
     EXPECT_EQ(c->rule, "DFT_Codelet");
     EXPECT_EQ(c->node->a, 32);
   }
-  EXPECT_EQ(expand(make_dft(16)).trees[0]->rule, "DFT_Codelet");
+  EXPECT_EQ(expand::expand(make_dft(16)).trees[0]->rule, "DFT_Codelet");
   for (int64_t n : {1, 2, 5, 48, 100, 210, 37})
-    EXPECT_LT(max_abs_difference(to_dense(expand(make_dft(n)).formula), to_dense(make_dft(n))), 1e-10) << n;
-  EXPECT_LT(max_abs_difference(to_dense(expand(make_dft_nd({6, 8})).formula), to_dense(make_dft_nd({6, 8}))), 1e-10);
+    EXPECT_LT(max_abs_difference(to_dense(expand::expand(make_dft(n)).formula), to_dense(make_dft(n))), 1e-10) << n;
+  EXPECT_LT(max_abs_difference(to_dense(expand::expand(make_dft_nd({6, 8})).formula), to_dense(make_dft_nd({6, 8}))), 1e-10);
 }
 
 // The size classes of SplitKnobs (expand.cpp): the top split m x n of DFT(N).
 TEST(Expand, DefaultSplitsBySizeClass) {
   auto top_split = [](int64_t N, bool vector_target) {
-    ExpandOptions o;
+    expand::ExpandOptions o;
     o.vector_target = vector_target;
-    RuletreePtr t = expand(make_dft(N), o).trees.at(0);
+    expand::RuletreePtr t = expand::expand(make_dft(N), o).trees.at(0);
     return std::make_pair(t->children.at(0)->node->a, t->children.at(1)->node->a);
   };
   using Split = std::pair<int64_t, int64_t>;
@@ -157,10 +157,10 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   EXPECT_EQ(top_split(1 << 20, true), Split(128, 8192));
 
   // vector targets: a spec up to 32 points is one codelet, except multiples of 8 above 8
-  ExpandOptions o;
+  expand::ExpandOptions o;
   o.top_split_multiple = 8;
-  for (int64_t n : {8, 12, 13, 30}) EXPECT_EQ(expand(make_dft(n), o).trees.at(0)->rule, "DFT_Codelet") << n;
-  for (int64_t n : {16, 24, 32}) EXPECT_EQ(expand(make_dft(n), o).trees.at(0)->rule, "dft_ct_dit") << n;
+  for (int64_t n : {8, 12, 13, 30}) EXPECT_EQ(expand::expand(make_dft(n), o).trees.at(0)->rule, "DFT_Codelet") << n;
+  for (int64_t n : {16, 24, 32}) EXPECT_EQ(expand::expand(make_dft(n), o).trees.at(0)->rule, "dft_ct_dit") << n;
 }
 
 }  // namespace
