@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace splgen::simd {
+namespace splgen::backends::simd {
 
 namespace {
 bool is_double(const VectorKind &k) { return k.precision == Precision::Double; }
@@ -226,4 +226,4 @@ std::string VectorKind::helpers(const std::string &target) const {
   return out;
 }
 
-}  // namespace splgen::simd
+}  // namespace splgen::backends::simd

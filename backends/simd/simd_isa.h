@@ -12,7 +12,7 @@
 
 #include "generator/target/target.h"
 
-namespace splgen::simd {
+namespace splgen::backends::simd {
 
 struct VectorKind {
   Precision precision = Precision::Double;
@@ -50,4 +50,4 @@ struct VectorKind {
 // __attribute__((target("avx2,fma"))) for the ISA; empty for Scalar.
 std::string target_attribute(Isa isa);
 
-}  // namespace splgen::simd
+}  // namespace splgen::backends::simd

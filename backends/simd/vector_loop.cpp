@@ -8,7 +8,7 @@
 
 #include "generator/ir/loop_visitor.h"
 
-namespace splgen::simd {
+namespace splgen::backends::simd {
 namespace {
 
 class LoadsIn : public LoopVisitor {
@@ -360,4 +360,4 @@ std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, Sc
   return Printer(loop, kind, names, depth).run();
 }
 
-}  // namespace splgen::simd
+}  // namespace splgen::backends::simd

@@ -9,7 +9,7 @@
 #include "backends/simd/simd_isa.h"
 #include "generator/ir/loops.h"
 
-namespace splgen::simd {
+namespace splgen::backends::simd {
 
 // What the vector printer needs from the emitter that prints the rest of the kernel.
 class ScalarNames {
@@ -29,4 +29,4 @@ struct VectorLoop {
 // The loop's text, indented by depth (two spaces a level).
 std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth);
 
-}  // namespace splgen::simd
+}  // namespace splgen::backends::simd
