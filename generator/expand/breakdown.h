@@ -31,7 +31,7 @@ struct ExpansionKnobs {
   static constexpr int64_t kCodeletMax = splgen::kCodeletMax;  // ir/spl.h: the lowering needs it too
   // On vector targets a spec up to kCodeletMax points stays one codelet, printed with one
   // vector per complex value (backends/cpp/complex_codelet.h), except the multiples of this
-  // above it, which fill vector loops of a split (lower/pipeline.cpp).
+  // above it, which fill vector loops of a split (generator/driver/pipeline.cpp, default_expand_options).
   static constexpr int64_t kVectorSpecSplitMultiple = 8;
 };
 int64_t largest_prime_factor(int64_t n);

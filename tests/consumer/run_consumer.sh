@@ -30,12 +30,8 @@ example="$src/examples/consumer"
 mkdir -p "$work"
 # The add_subdirectory, FetchContent and generator-only builds compile splgen again, in build
 # trees of other depths: with absolute paths in ccache's hashes (no CCACHE_BASEDIR) they share
-# its entries. Without a launcher given, ccache (if installed) with a cache of this work dir.
+# its entries, and those of splgen's own build when it used ccache (scripts/build.sh).
 unset CCACHE_BASEDIR
-if [[ -z "$launcher" ]] && command -v ccache >/dev/null; then
-  launcher=ccache
-  export CCACHE_DIR="$work/ccache"
-fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
