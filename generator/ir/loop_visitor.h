@@ -9,6 +9,8 @@
 // still canonical), only when a child changed: an untouched subtree comes back as the same
 // pointer.
 #pragma once
+#include <vector>
+
 #include "generator/ir/loops.h"
 
 namespace splgen {
@@ -41,6 +43,19 @@ class LoopVisitor {
   virtual void visit_for(const Stmt &s);
   virtual void visit_assign(const Stmt &s);
   virtual void visit_store(const Stmt &s);
+};
+
+// A LoopVisitor with a stack of scopes: one Scope record per enclosing loop body, the
+// function body's at the bottom (the blocks a C-like printer declares scalars in).
+template <class Scope>
+class ScopedLoopVisitor : public LoopVisitor {
+ protected:
+  void visit_for(const Stmt &s) override {
+    scopes_.emplace_back();
+    LoopVisitor::visit_for(s);
+    scopes_.pop_back();
+  }
+  std::vector<Scope> scopes_ = std::vector<Scope>(1);
 };
 
 class LoopMutator {

@@ -11,7 +11,7 @@ namespace {
 
 // Each assignment and store, numbered in walk order: the variable it assigns (-1 for a
 // store) and the variables it reads. Variables 0 .. hoisted-1 are the hoisted scalars.
-class ResolveStatements : public LoopVisitor {
+class ResolveStatements : public ScopedLoopVisitor<std::map<int, int>> {  // the outermost scope holds the hoisted
  public:
   struct Statement {
     int assigns = -1;
@@ -25,11 +25,6 @@ class ResolveStatements : public LoopVisitor {
   }
 
  protected:
-  void visit_for(const Stmt &s) override {
-    scopes_.emplace_back();
-    LoopVisitor::visit_for(s);
-    scopes_.pop_back();
-  }
   void visit_assign(const Stmt &s) override {
     Statement st{-1, resolve_reads(s->value)};
     if (s->decl == ScalarDecl::Unscoped) throw std::invalid_argument("remove_dead_code: run scope_declarations first");
@@ -53,7 +48,6 @@ class ResolveStatements : public LoopVisitor {
     return out;
   }
 
-  std::vector<std::map<int, int>> scopes_{{}};  // scalar -> variable; the outermost holds the hoisted ones
 };
 
 // Which statements are live: stores, and every assignment to a variable a live one reads.

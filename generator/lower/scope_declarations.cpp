@@ -11,16 +11,11 @@ namespace {
 
 // The scalars that cannot be block-scoped: read where no declaration is visible, or assigned
 // without declaring where none is.
-class FindHoisted : public LoopVisitor {
+class FindHoisted : public ScopedLoopVisitor<std::set<int>> {
  public:
   std::set<int> hoisted;
 
  protected:
-  void visit_for(const Stmt &s) override {
-    scopes_.emplace_back();
-    LoopVisitor::visit_for(s);
-    scopes_.pop_back();
-  }
   void visit_assign(const Stmt &s) override {
     note_reads(s->value);
     if (visible(s->scalar)) return;
@@ -42,12 +37,11 @@ class FindHoisted : public LoopVisitor {
       if (!visible(r)) hoisted.insert(r);
   }
 
-  std::vector<std::set<int>> scopes_{{}};
 };
 
 // Resolves every access to a variable: a hoisted scalar is one variable; a declaring
 // assignment of a scalar not in scope starts a new one. Assignments are numbered in walk order.
-class ResolveVariables : public LoopVisitor {
+class ResolveVariables : public ScopedLoopVisitor<std::map<int, int>> {  // scopes: scalar -> variable
  public:
   explicit ResolveVariables(const std::set<int> &hoisted) : hoisted_(hoisted) {}
 
@@ -57,11 +51,6 @@ class ResolveVariables : public LoopVisitor {
   std::vector<int> assigns_of_variable;
 
  protected:
-  void visit_for(const Stmt &s) override {
-    scopes_.emplace_back();
-    LoopVisitor::visit_for(s);
-    scopes_.pop_back();
-  }
   void visit_assign(const Stmt &s) override {
     resolve_reads(s->value);
     int v = lookup(s->scalar);
@@ -96,7 +85,6 @@ class ResolveVariables : public LoopVisitor {
 
   const std::set<int> &hoisted_;
   std::set<int> seen_hoisted_;
-  std::vector<std::map<int, int>> scopes_{{}};  // scalar -> variable
 };
 
 // Writes the decisions into the assignments, numbered in the same walk order.
