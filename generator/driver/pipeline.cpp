@@ -1,7 +1,9 @@
 #include "generator/driver/pipeline.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "backends/registry.h"
@@ -107,10 +109,10 @@ const backends::Backend &backend_of(const GenOptions &options) {
   register_builtin_backends();
   const backends::Backend *b = backends::find_backend(options.target);
   if (!b) {
-    std::string names;
-    for (const backends::Backend *known : backends::registered_backends())
-      names += (names.empty() ? "" : ", ") + known->name();
-    throw FormulaError(fmt::format("unknown target '{}' (one of: {})", options.target, names));
+    std::vector<std::string> names;  // sorted: the message does not depend on who registered first
+    for (const backends::Backend *known : backends::registered_backends()) names.push_back(known->name());
+    std::sort(names.begin(), names.end());
+    throw FormulaError(fmt::format("unknown target '{}' (one of: {})", options.target, fmt::join(names, ", ")));
   }
   if (!b->accepts(options.isa, options.precision))
     throw FormulaError(fmt::format("target '{}' does not print {} kernels for --isa {}", options.target,

@@ -148,7 +148,9 @@ Matrix to_dense(const Spl &f) {
       return m;
     }
     case SplKind::Tagged: return to_dense(f->children.front());
-    default: break;  // rule-only kinds are no SplNode
+    case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
+    case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
+      break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)
   }
   throw FormulaError("unknown formula node");
 }

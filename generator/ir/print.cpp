@@ -96,7 +96,9 @@ void print_to(std::string &out, const Spl &f) {
       out += " ]";
       break;
     }
-    default: break;  // rule-only kinds are no SplNode
+    case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
+    case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
+      break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)
   }
 }
 

@@ -270,7 +270,9 @@ Spl make_transpose(const Spl &f) {
     case SplKind::Compose: return f->marked ? make_fence(map(f->children, true)) : make_compose(map(f->children, true));
     case SplKind::DirectSum: return make_direct_sum(map(f->children, false));
     case SplKind::Tagged: return make_tagged(f->tag, make_transpose(f->children.front()));
-    default: break;  // rule-only kinds are no SplNode
+    case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
+    case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
+      break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)
   }
   throw FormulaError("unknown formula node");
 }

@@ -37,7 +37,9 @@ class Lowering {
       }
       case SplKind::DirectSum: return lower_direct_sum(f);
       case SplKind::Tagged: return lower(f->children.front());
-      default: break;  // rule-only kinds are no SplNode
+      case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
+      case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
+        break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)
     }
     throw std::logic_error("unknown formula node");
   }
