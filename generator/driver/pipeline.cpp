@@ -215,7 +215,7 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.spec = spec;
   c.reached = reached;
   backend_of(options);  // an unknown target is an error before any work
-  load_rules(c);
+  if (reached < Stage::Merge) load_rules(c);  // the expansion and the lowering use rules; later stages do not
   return c;
 }
 
