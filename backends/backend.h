@@ -17,6 +17,7 @@ struct EmitOptions {
   Precision precision = Precision::Double;
   Isa isa = Isa::Scalar;
   std::vector<std::string> header_lines;  // printed as comments at the top (spec, formula ...)
+  Threading threading = Threading::OpenMP;  // how parallel loops run (smp tag, --threads)
 };
 
 class Backend {
@@ -27,7 +28,7 @@ class Backend {
   // Whether it prints kernels for this instruction set and precision.
   virtual bool accepts(Isa isa, Precision precision) const = 0;
   // The tags (smp, par, stream ...) whose meaning its code implements; the driver lowers
-  // the others to sequential code (today every backend consumes at most vec).
+  // the others to sequential code (the C++ backend consumes vec and smp).
   virtual std::vector<TagKind> consumed_tags() const = 0;
   // Whether a kernel that is one codelet may come as a ComplexCodelet (LoopProgram::codelet)
   // on a vector target; a backend without that printer gets the loop IR only.

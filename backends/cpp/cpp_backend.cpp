@@ -6,6 +6,7 @@
 // in order of first use), then the file around it.
 #include "backends/cpp/cpp_backend.h"
 
+#include "backends/cpp/parallel_region.h"
 #include "backends/simd/vector_loop.h"
 
 #include <fmt/format.h>
@@ -404,6 +405,11 @@ struct Emitter : simd::ScalarNames {
           emit_vector_loop(s, depth);
           break;
         }
+        if (s.parallel) {
+          if (!in_region) throw std::invalid_argument("emit_cpp: a parallel loop outside the parallel region");
+          emit_parallel_loop(s, depth);
+          break;
+        }
         if (s.var.extent == 1) {
           loop_vars.emplace_back(s.var.id, true);
           indent(depth);
@@ -443,6 +449,52 @@ struct Emitter : simd::ScalarNames {
     }
   }
 
+  // -- parallel regions (Function::workers > 1)
+  bool in_region = false;
+  std::string barrier;
+
+  // Worker `worker` runs its contiguous block of the iterations.
+  void emit_parallel_loop(const StmtNode &s, int depth) {
+    loop_vars.emplace_back(s.var.id, false);
+    std::string v = var_name(s.var.id);
+    indent(depth);
+    body += fmt::format("for (long {0} = {1}; {0} < {2}; ++{0}) {{\n", v, block_begin(s.var.extent), block_end(s.var.extent));
+    emit_stmt(s.loop_body, depth + 1);
+    loop_vars.pop_back();
+    indent(depth);
+    body += "}\n";
+  }
+
+  static void top_level(const Stmt &s, std::vector<Stmt> &out) {
+    if (s->kind != StmtKind::Block) return out.push_back(s);
+    for (const Stmt &t : s->body) top_level(t, out);
+  }
+
+  // The body inside the region: parallel loops shared out; runs of other statements done by
+  // worker 0; a barrier between stages (none after the last: the region ends with one).
+  void emit_region_body(const Stmt &whole, int depth) {
+    std::vector<Stmt> stmts;
+    top_level(whole, stmts);
+    in_region = true;
+    for (std::size_t i = 0; i < stmts.size();) {
+      if (i > 0) {
+        indent(depth);
+        body += barrier + "\n";
+      }
+      if (stmts[i]->kind == StmtKind::For && stmts[i]->parallel) {
+        emit_parallel_loop(*stmts[i++], depth);
+        continue;
+      }
+      indent(depth);
+      body += "if (worker == 0) {\n";
+      for (; i < stmts.size() && !(stmts[i]->kind == StmtKind::For && stmts[i]->parallel); ++i)
+        emit_stmt(stmts[i], depth + 1);
+      indent(depth);
+      body += "}\n";
+    }
+    in_region = false;
+  }
+
   std::string declaration_prefix(ScalarDecl decl) const {
     switch (decl) {  // per-kind printing
       case ScalarDecl::Plain: return "";
@@ -479,7 +531,11 @@ struct Emitter : simd::ScalarNames {
 
     if (!f.scalars_scoped)
       throw std::invalid_argument("emit_cpp: declarations not scoped (run generator/lower/prepare_for_printing.h first)");
-    emit_stmt(f.body, 1);
+    const bool parallel = f.workers > 1;
+    RegionText region = region_text(options.threading, f.workers, "  ", simd::target_attribute(isa));
+    barrier = region.barrier;
+    if (parallel) emit_region_body(f.body, 2);
+    else emit_stmt(f.body, 1);
 
     std::string out;
     auto emit = std::back_inserter(out);
@@ -491,6 +547,7 @@ struct Emitter : simd::ScalarNames {
     }
     if (!out.empty()) out += "\n";
     if (computed) out += "#include <cmath>\n";
+    if (parallel) out += region.include;
     if (heap || computed) out += "#include <vector>\n";
     if (!vector_kinds.empty()) out += "#include <immintrin.h>\n";
     if (isa == Isa::Avx512 && !vector_kinds.empty())
@@ -499,7 +556,7 @@ struct Emitter : simd::ScalarNames {
              "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
              "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
              "#endif\n";
-    if (heap || computed || !vector_kinds.empty()) out += "\n";
+    if (heap || computed || parallel || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
 
     // file scope
@@ -551,22 +608,38 @@ struct Emitter : simd::ScalarNames {
       const Buffer &b = f.buffers[i];
       if (!buffer_used[i] || b.role != BufferRole::Temp) continue;
       if (b.size <= 0) throw std::invalid_argument(fmt::format("emit_cpp: temporary {} has size {}", b.name, b.size));
-      if (b.size > kMaxStackTemp)  // per thread, kept between calls: no allocation, page faults or zeroing per call
-        fmt::format_to(emit,
-                       "  static thread_local std::vector<{0}> {1}_storage({2});\n"
-                       "  {0} *const {1} = {1}_storage.data();\n",
-                       real, buffer_names[i], 2 * b.size);
-      else
+      // Per calling thread, kept between calls: no allocation, page faults or zeroing per call.
+      // Workers of a parallel region share the caller's (one slice each where per worker).
+      const int64_t copies = parallel && b.per_worker ? f.workers : 1;
+      if (b.size > kMaxStackTemp)
+        fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n", real, buffer_names[i],
+                       2 * b.size * copies);
+      if (b.size > kMaxStackTemp && copies == 1)
+        fmt::format_to(emit, "  {0} *const {1} = {1}_storage.data();\n", real, buffer_names[i]);
+      if (b.size <= kMaxStackTemp && !(parallel && b.per_worker))
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
     for (std::size_t i = 2; i < f.buffers.size(); ++i)
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
         fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
-    for (int scalar : f.hoisted_scalars) fmt::format_to(emit, "  {} s{} = {};\n", real, scalar, real_literal(0, prec));
     if (!buffer_used[kInputBuffer]) out += "  (void)x;\n";
     if (!buffer_used[kOutputBuffer]) out += "  (void)y;\n";
+    const std::string in = parallel ? "    " : "  ";
+    if (parallel) {
+      out += region.open;
+      for (std::size_t i = 2; i < f.buffers.size(); ++i) {  // each worker's own temporaries
+        const Buffer &b = f.buffers[i];
+        if (!buffer_used[i] || b.role != BufferRole::Temp || !b.per_worker) continue;
+        if (b.size > kMaxStackTemp)
+          fmt::format_to(emit, "{0}{1} *const {2} = {2}_storage.data() + {3}L * worker;\n", in, real, buffer_names[i], 2 * b.size);
+        else
+          fmt::format_to(emit, "{}{} {}[{}];\n", in, real, buffer_names[i], 2 * b.size);
+      }
+    }
+    for (int scalar : f.hoisted_scalars) fmt::format_to(emit, "{}{} s{} = {};\n", in, real, scalar, real_literal(0, prec));
     out += body;
+    if (parallel) out += region.close;
     out += "}\n";
     out += fmt::format("\n}}  // namespace {}\n", detail);
     return out;

@@ -15,6 +15,9 @@ struct CppEmitOptions {
   Precision precision = Precision::Double;
   std::vector<std::string> header_lines;  // printed as // comments at the top (spec, formula ...)
   Isa isa = Isa::Scalar;  // vector loops are printed with this ISA's intrinsics
+  // A function with parallel loops (Function::workers > 1) runs them in one parallel region
+  // of this kind: `#pragma omp parallel` or runtime/thread_team.h.
+  Threading threading = Threading::OpenMP;
 };
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options);

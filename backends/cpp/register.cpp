@@ -10,14 +10,14 @@ namespace splgen::backends {
 
 namespace {
 
-CppEmitOptions cpp_options(const EmitOptions &o) { return CppEmitOptions{o.precision, o.header_lines, o.isa}; }
+CppEmitOptions cpp_options(const EmitOptions &o) { return CppEmitOptions{o.precision, o.header_lines, o.isa, o.threading}; }
 
 class CppBackend final : public Backend {
  public:
   std::string name() const override { return "cpp"; }
   std::string summary() const override { return "C++, portable or with SSE2/AVX2/AVX-512 intrinsics (--isa)"; }
   bool accepts(Isa, Precision) const override { return true; }
-  std::vector<TagKind> consumed_tags() const override { return {TagKind::Vec}; }
+  std::vector<TagKind> consumed_tags() const override { return {TagKind::Vec, TagKind::Smp}; }
   bool prints_complex_codelets() const override { return true; }
   std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
     return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));

@@ -107,6 +107,8 @@ struct Options {
   int64_t max_size = 512;               // rules check --max-size
   bool functions = false;               // rules list --functions
   std::string wisdom;                   // gen/expand/lower --wisdom FILE
+  int threads = 1;                      // --threads P
+  std::string threading = "openmp";     // --threading openmp|team
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -119,6 +121,8 @@ driver::GenOptions gen_options(const Options &o) {
   g.top_codelet_max = o.top_codelet_max;
   g.rule_files = o.rule_files;
   g.target = o.target;
+  g.threads = o.threads;
+  g.threading = *parse_threading(o.threading);  // checked by CLI::IsMember
   if (o.wisdom.empty()) return g;
 #if SPLGEN_WITH_MEASURE
   return with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", FallbackNote::Line);
@@ -172,6 +176,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
                       "(AVX-512F), or native (the best this CPU runs)");
   add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
+  add_threads_options(cmd, o.threads, o.threading);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

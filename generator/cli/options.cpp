@@ -31,6 +31,15 @@ void add_rules_option(CLI::App *cmd, std::vector<std::string> &rule_files) {
       ->type_name("FILE");
 }
 
+void add_threads_options(CLI::App *cmd, int &threads, std::string &threading) {
+  cmd->add_option("--threads", threads, "Workers inside the kernel (smp(P, mu) around the spec; docs/threads.md)")
+      ->check(CLI::Range(1, 256))
+      ->type_name("P");
+  cmd->add_option("--threading", threading, "How a threaded kernel runs its workers: openmp, or team (runtime/thread_team.h)")
+      ->check(CLI::IsMember({"openmp", "team"}))
+      ->capture_default_str();
+}
+
 void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max) {
   cmd->add_option("--codelet-max", codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
       ->check(CLI::Range(int64_t(1), int64_t(64)));

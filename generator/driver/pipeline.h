@@ -29,6 +29,8 @@ struct GenOptions {
   // codelet size are codelets, larger ones are expanded as usual. Null: the default.
   Spl plan;
   int max_vector_width = 0;               // widest vector used (a search parameter); 0: the ISA's widest
+  int threads = 1;                        // > 1: smp(threads, mu) around the spec (generator/driver/threads.h)
+  Threading threading = Threading::OpenMP;  // how a threaded kernel runs its workers
 };
 
 // The stages, in order; their --dump-after names are spl, expand, sigma, merge, loops, code.
@@ -43,6 +45,7 @@ struct Compilation {
   Spl spec;                     // parsed (and inverted if asked)
   rewrite::RuleLibrary library; // the rules in force: --rules files first, then the shipped ones
   expand::Expansion expansion;          // Stage::Expand
+  std::vector<std::string> notes;       //   what the expansion decided that a user should know (one thread ...)
   Sigma sigma;                  // Stage::Sigma: lowered
   Sigma merged;                 // Stage::Merge: after loop merging
   LoopProgram program;          // Stage::Loops

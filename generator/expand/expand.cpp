@@ -99,13 +99,39 @@ std::optional<std::vector<int64_t>> child_sizes(const Term &t, const rewrite::Ma
 
 // Inside tiled(k) the DFT directly under the tag is split n x n with k | n: the tiled rules
 // (seed 001, (7), (8)) and its final 1D algorithm (19) are for I_n (x) A_n and A_n (x) I_n
-// with A_n = DFT_n, n a multiple of the tile size k. Other tags ask for no particular split.
-bool fits_tag(const std::optional<Tag> &tag, const std::vector<int64_t> &children, int64_t N) {
-  if (!tag || tag->kind != TagKind::Tiled) return true;
+// with A_n = DFT_n, n a multiple of the tile size k.
+bool fits_tiled(const Tag &tag, const std::vector<int64_t> &children, int64_t N) {
   if (children.empty()) return false;
-  int64_t n = children.front(), k = tag->params.at(0);
+  int64_t n = children.front(), k = tag.params.at(0);
   return n * n == N && n % k == 0 &&
          std::all_of(children.begin(), children.end(), [&](int64_t c) { return c == n; });
+}
+
+// Inside smp(p, mu) a split whose every stage rules/smp.rules makes parallel: Cooley-Tukey
+// with the conditions of smp_dft (SC'06: p | m, p | n, each thread's blocks whole cache
+// lines), the row-column multi-dimensional rules with p dividing the parallelised extents.
+bool fits_smp(const Tag &tag, const std::string &rule, const std::vector<int64_t> &children) {
+  int64_t p = tag.params.at(0), mu = tag.params.at(1);
+  auto divides = [](int64_t a, int64_t b) { return a > 0 && b % a == 0; };
+  if (children.size() == 2 && (rule == "dft_ct_dit" || rule == "dft_ct_dif")) {
+    int64_t m = children[0], n = children[1];
+    return divides(p, m) && divides(p, n) && divides(mu, m / p) && divides(mu, n / p);
+  }
+  if (children.size() == 2 && (rule == "dft_2d_rc" || rule == "dft_2d_cr"))
+    return divides(p, children[0]) && divides(p, children[1]) && divides(mu, children[1] / p);
+  if (children.size() == 3 && rule == "dft_3d") {
+    int64_t nr = children[1] * children[2];
+    return divides(p, children[0]) && divides(p, nr) && divides(mu, nr / p) && divides(p, children[0] * children[1]);
+  }
+  return false;
+}
+
+// Whether a choice is one the tag right above the node asks for (other tags ask for none).
+bool fits_tag(const std::optional<Tag> &tag, const std::string &rule, const std::vector<int64_t> &children, int64_t N) {
+  if (!tag) return true;
+  if (tag->kind == TagKind::Tiled) return fits_tiled(*tag, children, N);
+  if (tag->kind == TagKind::Smp) return fits_smp(*tag, rule, children);
+  return true;
 }
 
 struct Choice {
@@ -155,7 +181,7 @@ class Expander {
         bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
         if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
         double cost = choice_cost(c.children, node->a, options_.vector_target);
-        bool fits = fits_tag(tag, c.children, node->a);
+        bool fits = fits_tag(tag, rule->name, c.children, node->a);
         if (!best || (fits && !best_fits) || (fits == best_fits && cost < best_cost))
           best = std::move(c), best_cost = cost, best_fits = fits;
       }

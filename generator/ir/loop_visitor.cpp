@@ -225,6 +225,7 @@ std::vector<int> scalars_read(const Expr &e) {
 }
 
 Stmt with_loop_body(const Stmt &s, Stmt body) {
+  if (s->parallel) return make_parallel_for(s->var, std::move(body));
   return s->vector_width > 1 ? make_vector_for(s->var, std::move(body), s->vector_width) : make_for(s->var, std::move(body));
 }
 

@@ -231,6 +231,13 @@ Stmt make_for(LoopVar var, Stmt body) {
   return make_stmt(std::move(n));
 }
 
+Stmt make_parallel_for(LoopVar var, Stmt body) {
+  if (var.extent < 1) return make_block({});
+  StmtNode n{StmtKind::For};
+  n.var = var, n.loop_body = std::move(body), n.parallel = true;
+  return make_stmt(std::move(n));
+}
+
 Stmt make_vector_for(LoopVar var, Stmt body, int vector_width) {
   if (vector_width < 1 || var.extent % vector_width != 0)
     throw std::invalid_argument(fmt::format("make_vector_for: extent {} is not a multiple of {} lanes", var.extent, vector_width));
@@ -392,7 +399,7 @@ void dump(const Function &f, const Stmt &s, int depth, std::string &out) {
       for (const Stmt &t : s->body) dump(f, t, depth, out);
       break;
     case StmtKind::For:
-      out += fmt::format("{}for {} in 0..{}{}:\n", pad, var_name(s->var.id), s->var.extent,
+      out += fmt::format("{}{}for {} in 0..{}{}:\n", pad, s->parallel ? "parallel " : "", var_name(s->var.id), s->var.extent,
                          s->vector_width > 1 ? fmt::format(" vectorized({})", s->vector_width) : "");
       dump(f, s->loop_body, depth + 1, out);
       break;
@@ -415,7 +422,7 @@ std::string to_string(const Function &f) {
                        : b.role == BufferRole::Output ? "output"
                        : b.role == BufferRole::Temp   ? "temp"
                                                       : "table";
-    out += fmt::format("  buffer {} : {} complex[{}]\n", b.name, role, b.size);
+    out += fmt::format("  buffer {} : {}{} complex[{}]\n", b.name, role, b.per_worker ? " per worker" : "", b.size);
   }
   dump(f, f.body, 1, out);
   return out;

@@ -56,6 +56,7 @@ struct Buffer {
   struct Recipe {
     int64_t N = 0, n = 0, k = 0;
   } recipe;
+  bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
 };
 
 // ---- real-valued expressions ------------------------------------------------------------
@@ -102,6 +103,7 @@ struct StmtNode {
   std::vector<Stmt> body;  // Block
   LoopVar var;             // For: 0 <= var < var.extent
   int vector_width = 1;    // For: > 1 runs var in groups of this many SIMD lanes, in lockstep
+  bool parallel = false;   // For: iterations shared out among the workers (Sum_par), a barrier after
   Stmt loop_body;          // For
   int scalar = -1;         // Assign: scalar = value; `declare` introduces it
   bool declare = true;
@@ -116,6 +118,10 @@ Stmt make_for(LoopVar var, Stmt body);    // a loop of extent 0 is an empty bloc
 // A loop whose iterations run vector_width at a time, statement by statement in lockstep
 // (the extent must be a multiple of vector_width; see generator/lower/vectorize_loops.h).
 Stmt make_vector_for(LoopVar var, Stmt body, int vector_width);
+// A loop whose iterations the workers of a parallel region share out (a Sum_par of
+// Sigma-SPL): contiguous blocks of iterations per worker, a barrier after the loop. Only at
+// the top level of a function body (no nested parallel regions); its body is sequential.
+Stmt make_parallel_for(LoopVar var, Stmt body);
 Stmt make_assign(int scalar, Expr value, bool declare = true, ScalarDecl decl = ScalarDecl::Unscoped);
 Stmt make_store(int buffer, Idx index, int part, Expr value);
 
@@ -126,6 +132,8 @@ struct Function {
   std::vector<Buffer> buffers;  // index = Buffer::id; buffers[0] = x, buffers[1] = y
   int scalars = 0;              // scalar variables are numbered 0 .. scalars-1
   Stmt body;
+  // The most workers a parallel loop of the body asks for (its extent); 1: no parallel loop.
+  int workers = 1;
   // Set by generator/lower/scope_declarations.h: every Assign has its ScalarDecl, and these
   // scalars (some access lies outside any declaring assignment's scope) are declared once at
   // the top of the function, initialised to 0 as interpret() does, in order of first access.

@@ -157,7 +157,20 @@ class Codegen {
 
   Stmt gen(const Sigma &s, const Access &out, const Access &in) {
     switch (s->kind) {
-      case SigmaKind::Sum: return make_for(s->var, gen(s->children.front(), out, in));
+      case SigmaKind::Sum: {
+        // A Sum_par outside every loop is a parallel loop; nested ones run sequentially
+        // inside their worker (one parallel region, no nested regions).
+        if (s->mode == SumMode::Parallel && loop_depth_ == 0) {
+          in_parallel_ = true;
+          Stmt body = gen(s->children.front(), out, in);
+          in_parallel_ = false;
+          return make_parallel_for(s->var, std::move(body));
+        }
+        ++loop_depth_;
+        Stmt body = gen(s->children.front(), out, in);
+        --loop_depth_;
+        return make_for(s->var, std::move(body));
+      }
       case SigmaKind::SumList: {
         std::vector<Stmt> parts;
         for (const Sigma &t : s->children) parts.push_back(gen(t, out, in));
@@ -172,12 +185,15 @@ class Codegen {
   Function &f_;
   int next_var_;
   std::map<std::string, int> tables_;
+  int loop_depth_ = 0;        // Sums around the node being generated
+  bool in_parallel_ = false;  // inside the body of a parallel loop
 
   LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
 
   int new_temp(int64_t size) {
     int id = int(f_.buffers.size());
     f_.buffers.push_back(Buffer{id, BufferRole::Temp, size, fmt::format("t{}", id)});
+    f_.buffers.back().per_worker = in_parallel_;
     return id;
   }
 

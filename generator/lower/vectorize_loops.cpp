@@ -123,7 +123,7 @@ class Vectorizer : public LoopMutator {
 
  protected:
   Stmt mutate_for(const Stmt &s) override {
-    if (s->vector_width == 1 && innermost(s->loop_body)) {
+    if (s->vector_width == 1 && !s->parallel && innermost(s->loop_body)) {
       if (auto v = vectorize(s->var, s->loop_body)) return *v;
       return s;
     }

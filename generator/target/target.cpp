@@ -27,6 +27,22 @@ std::vector<int> vector_widths(Isa isa, Precision precision) {
   return {};
 }
 
+const std::string &threading_name(Threading t) {
+  static const std::string openmp = "openmp", team = "team";
+  return t == Threading::OpenMP ? openmp : team;
+}
+
+std::optional<Threading> parse_threading(const std::string &name) {
+  if (name == "openmp") return Threading::OpenMP;
+  if (name == "team") return Threading::Team;
+  return std::nullopt;
+}
+
+int cache_line_complex(Precision precision) {
+  constexpr int kCacheLineBytes = 64;
+  return kCacheLineBytes / (precision == Precision::Float ? 8 : 16);
+}
+
 bool has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512; }
 
 bool host_supports(Isa isa) {

@@ -18,6 +18,17 @@ const std::string &isa_name(Isa isa);
 std::optional<Isa> parse_isa(const std::string &name);
 const std::vector<std::string> &isa_names();  // {"scalar", "sse2", "avx2", "avx512", "native"}
 
+// How a kernel with parallel loops runs its workers: an OpenMP parallel region (the default,
+// as FFTW's and MKL's threaded builds), or the header-only thread team of runtime/
+// (persistent std::thread workers) for builds without OpenMP. docs/threads.md.
+enum class Threading { OpenMP, Team };
+const std::string &threading_name(Threading t);            // "openmp", "team"
+std::optional<Threading> parse_threading(const std::string &name);
+
+// Complex elements of the precision per cache line: mu of smp(p, mu), so the blocks the
+// threads own never share a line (64-byte lines on every x86-64 CPU, Intel and AMD alike).
+int cache_line_complex(Precision precision);
+
 // Real lanes per vector register, widest first (AVX2 double: {4, 2}); {} for Scalar.
 std::vector<int> vector_widths(Isa isa, Precision precision);
 // Whether the ISA has fused multiply-add (AVX2 here means AVX2 + FMA, as on every AVX2 CPU).
