@@ -614,8 +614,11 @@ struct Emitter : simd::ScalarNames {
       if (b.size > kMaxStackTemp)
         fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n", real, buffer_names[i],
                        2 * b.size * copies);
-      if (b.size > kMaxStackTemp && copies == 1)
-        fmt::format_to(emit, "  {0} *const {1} = {1}_storage.data();\n", real, buffer_names[i]);
+      // The pointer is taken here: inside the region the name of a thread_local would be
+      // each worker thread's own (empty) vector.
+      if (b.size > kMaxStackTemp)
+        fmt::format_to(emit, "  {0} *const {1}{2} = {1}_storage.data();\n", real, buffer_names[i],
+                       copies == 1 ? "" : "_workers");
       if (b.size <= kMaxStackTemp && !(parallel && b.per_worker))
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
@@ -632,7 +635,7 @@ struct Emitter : simd::ScalarNames {
         const Buffer &b = f.buffers[i];
         if (!buffer_used[i] || b.role != BufferRole::Temp || !b.per_worker) continue;
         if (b.size > kMaxStackTemp)
-          fmt::format_to(emit, "{0}{1} *const {2} = {2}_storage.data() + {3}L * worker;\n", in, real, buffer_names[i], 2 * b.size);
+          fmt::format_to(emit, "{0}{1} *const {2} = {2}_workers + {3}L * worker;\n", in, real, buffer_names[i], 2 * b.size);
         else
           fmt::format_to(emit, "{}{} {}[{}];\n", in, real, buffer_names[i], 2 * b.size);
       }

@@ -222,6 +222,7 @@ int run_gen(const Options &o) {
 int run_expand(const Options &o) {
   driver::Compilation r = driver::start(o.spec, gen_options(o));
   driver::run_until(r, driver::Stage::Expand);
+  for (const std::string &note : r.notes) std::cout << "note: " << note << '\n';
   for (const expand::RuletreePtr &tree : r.expansion.trees) {
     std::string text = print(tree);
     if (!text.empty() && text.back() != '\n') text += '\n';

@@ -211,7 +211,10 @@ backends::EmitOptions emit_options(const Compilation &c) {
 void run_stage(Compilation &c, Stage stage) {
   switch (stage) {  // one case per stage, in order
     case Stage::Spec: break;
-    case Stage::Expand: c.expansion = run_expand(c); break;
+    case Stage::Expand:
+      c.expansion = run_expand(c);
+      c.notes.insert(c.notes.end(), c.expansion.notes.begin(), c.expansion.notes.end());
+      break;
     case Stage::Sigma: c.sigma = run_lower(c); break;
     case Stage::Merge: c.merged = lower::merge_loops(c.sigma); break;
     case Stage::Loops: c.program = run_loops(c); break;

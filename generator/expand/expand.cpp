@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "generator/expand/breakdown.h"
+#include "generator/ir/print.h"
 #include "generator/rewrite/size_expr.h"
 
 namespace splgen::expand {
@@ -109,20 +110,21 @@ bool fits_tiled(const Tag &tag, const std::vector<int64_t> &children, int64_t N)
 
 // Inside smp(p, mu) a split whose every stage rules/smp.rules makes parallel: Cooley-Tukey
 // with the conditions of smp_dft (SC'06: p | m, p | n, each thread's blocks whole cache
-// lines), the row-column multi-dimensional rules with p dividing the parallelised extents.
+// lines), else any split with enough work to share out unevenly (the *_blocks / *_packets
+// rules: at least p rows, and at least p packets of mu columns); the row-column
+// multi-dimensional rules likewise.
 bool fits_smp(const Tag &tag, const std::string &rule, const std::vector<int64_t> &children) {
   int64_t p = tag.params.at(0), mu = tag.params.at(1);
   auto divides = [](int64_t a, int64_t b) { return a > 0 && b % a == 0; };
+  // rows: the extent of the I(rows) (x) A stage; cols: of the A (x) I(cols) stage.
+  auto shared_out = [&](int64_t rows, int64_t cols) { return rows >= p && divides(mu, cols) && cols / mu >= p; };
   if (children.size() == 2 && (rule == "dft_ct_dit" || rule == "dft_ct_dif")) {
     int64_t m = children[0], n = children[1];
-    return divides(p, m) && divides(p, n) && divides(mu, m / p) && divides(mu, n / p);
+    bool even = divides(p, m) && divides(p, n) && divides(mu, m / p) && divides(mu, n / p);
+    return even || shared_out(m, n);
   }
-  if (children.size() == 2 && (rule == "dft_2d_rc" || rule == "dft_2d_cr"))
-    return divides(p, children[0]) && divides(p, children[1]) && divides(mu, children[1] / p);
-  if (children.size() == 3 && rule == "dft_3d") {
-    int64_t nr = children[1] * children[2];
-    return divides(p, children[0]) && divides(p, nr) && divides(mu, nr / p) && divides(p, children[0] * children[1]);
-  }
+  if (children.size() == 2 && (rule == "dft_2d_rc" || rule == "dft_2d_cr")) return shared_out(children[0], children[1]);
+  if (children.size() == 3 && rule == "dft_3d") return shared_out(children[0], children[1] * children[2]);
   return false;
 }
 
@@ -163,7 +165,11 @@ class Expander {
     int64_t limit = depth_ == 0 ? options_.top_codelet_max : options_.codelet_max;
     bool split_top = depth_ == 0 && options_.top_split_multiple > 0 && node->a > options_.top_split_multiple &&
                      node->a % options_.top_split_multiple == 0;
-    if (codelet.applicable(node) && node->a <= limit && !split_top) return as_codelet();
+    if (codelet.applicable(node) && node->a <= limit && !split_top) {
+      if (tag && tag->kind == TagKind::Smp)
+        notes_.push_back(fmt::format("{}: one codelet, one thread", print(make_tagged(*tag, node))));
+      return as_codelet();
+    }
     std::optional<Choice> best;
     double best_cost = 0;
     bool best_fits = false;  // a choice the tag asks for beats any other
@@ -186,6 +192,9 @@ class Expander {
           best = std::move(c), best_cost = cost, best_fits = fits;
       }
     }
+    if (tag && tag->kind == TagKind::Smp && !best_fits)
+      notes_.push_back(fmt::format("{}: no split of {} that the smp rules make parallel at every stage; it runs "
+                                   "on one thread", print(make_tagged(*tag, node)), print(node)));
     if (best && !best->result) best->result = rewrite::instantiate_spl(best->rule->rhs, best->match);
     if (!best && codelet.applicable(node)) return as_codelet();  // e.g. a prime below the limit
     if (!best) {
@@ -214,6 +223,8 @@ class Expander {
     for (const Spl &c : f->children) kids.push_back(expand_children(c, trees, inner));
     return with_children(f, std::move(kids));
   }
+
+  std::vector<std::string> notes_;  // read by expand() when done
 
  private:
   const std::vector<const Rule *> &rules_;
@@ -247,6 +258,7 @@ Expansion expand(const Spl &formula, const std::vector<const Rule *> &breakdown,
   Expansion e;
   Expander expander(breakdown, options);
   e.formula = expander.expand_children(formula, e.trees);
+  e.notes = expander.notes_;
   return e;
 }
 

@@ -14,6 +14,7 @@ namespace splgen::expand {
 struct Expansion {
   Spl formula;                      // fully expanded
   std::vector<RuletreePtr> trees;   // one per non-terminal expanded, in formula order
+  std::vector<std::string> notes;   // choices a tag asked for that could not be made
 };
 
 // The breakdown rules among a library's rules, in order: left side DFT(...) and an SPL right side.

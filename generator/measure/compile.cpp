@@ -65,6 +65,22 @@ std::string compiler_version(const std::string &compiler) {
   return code == 0 && !first.empty() ? first : "unknown";
 }
 
+std::string runtime_include_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "include";
+    if (fs::is_regular_file(installed / "splgen" / "runtime" / "thread_team.h", ec)) return installed.lexically_normal().string();
+  }
+  return SPLGEN_RUNTIME_INCLUDE_DIR;
+}
+
+std::string threading_flags(Threading threading) {
+  if (threading == Threading::OpenMP) return "-fopenmp";
+  return "-pthread -I" + shell_quote(runtime_include_dir());
+}
+
 std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
                                   const std::string &compiler, const std::string &flags) {
   if (source_files.empty()) throw std::invalid_argument("compile_shared_object: no source files");

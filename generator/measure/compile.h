@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "generator/target/target.h"
+
 namespace splgen::measure {
 
 // What compile_shared_object throws: what() holds the command line and the compiler's output.
@@ -25,6 +27,14 @@ struct CompileError : std::runtime_error {
 // inserted as written (split on spaces by the shell). Returns output_so; throws CompileError.
 std::string compile_shared_object(const std::vector<std::string> &source_files, const std::string &output_so,
                                   const std::string &compiler = "", const std::string &flags = "-O2");
+
+// The directory holding splgen/runtime/*.h for generated code that includes them: PREFIX/include
+// for an installed splgen, else the build tree's include/ (a link to runtime/).
+std::string runtime_include_dir();
+
+// Compiler flags a kernel with parallel loops needs: -fopenmp, or -pthread and the runtime's
+// include directory for the thread team.
+std::string threading_flags(Threading threading);
 
 // s quoted for /bin/sh: 'it'\''s'.
 std::string shell_quote(const std::string &s);

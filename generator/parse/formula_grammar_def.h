@@ -78,6 +78,23 @@ constexpr exact_real_parser unsigned_real_number{false};
 const auto set_real = [](auto &ctx) { x3::_val(ctx).re = x3::_attr(ctx); };
 const auto set_imag = [](auto &ctx) { x3::_val(ctx).im = x3::_attr(ctx); };
 const auto set_neg_imag = [](auto &ctx) { x3::_val(ctx).im = -x3::_attr(ctx); };
+// b^e, as sizes are usually written (DFT(2^20)); a negative exponent or a value above 2^62
+// does not parse (the error then points at the number).
+const auto set_power = [](auto &ctx) {
+  int64_t base = boost::fusion::at_c<0>(x3::_attr(ctx));
+  const auto &exponent = boost::fusion::at_c<1>(x3::_attr(ctx));
+  int64_t value = base;
+  if (exponent) {
+    constexpr int64_t kLimit = int64_t(1) << 62;
+    value = 1;
+    for (int64_t e = *exponent; e > 0 && x3::_pass(ctx); --e) {
+      if (base != 0 && (value > kLimit / (base < 0 ? -base : base))) x3::_pass(ctx) = false;
+      value *= base;
+    }
+    if (*exponent < 0) x3::_pass(ctx) = false;
+  }
+  x3::_val(ctx) = value;
+};
 const auto reject_name = [](auto &ctx) {
   const auto &range = x3::_attr(ctx);
   std::string name(range.begin(), range.end());
@@ -155,7 +172,7 @@ const x3::rule<end_of_input_class> end_of_input = "end of input";
 const formula_text_type formula_text = "a formula";
 
 // Numbers.
-const auto integer_def = x3::int64;
+const auto integer_def = lexeme[x3::int64 >> -(lit('^') >> x3::int64)][set_power];
 const auto real_def = real_number;
 const auto imaginary_magnitude_def = lexeme[unsigned_real_number >> lit('i')];
 const auto complex_def = lexeme[real_number >> lit('i')][set_imag] |
