@@ -68,6 +68,8 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   o.flags = a.flags;
   o.codelet_max = a.codelet_max;
   o.top_codelet_max = a.top_codelet_max;
+  o.threads = a.threads;
+  o.threading = *parse_threading(a.threading);  // checked by CLI::IsMember
   return o;
 }
 
@@ -95,6 +97,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_option("--json", a.json, "Also write the results and metadata as JSON to FILE")->type_name("FILE");
   cmd->add_option("--plot", a.plot, "Also write an SVG plot of Gflop/s against log2(n) to FILE")->type_name("FILE");
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
+  add_threads_options(cmd, a.threads, a.threading);
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
   cmd->add_option("--wisdom", a.wisdom,
                   "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")

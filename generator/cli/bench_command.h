@@ -26,6 +26,8 @@ struct BenchArgs {
   bool quiet = false;
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs (0: the target's default)
   std::string wisdom;  // --wisdom FILE: time the searched plan (and the default beside it)
+  int threads = 1;     // --threads P: P-worker kernels against FFTW with P threads
+  std::string threading = "openmp";
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -48,7 +48,18 @@ int default_repetitions(std::int64_t n) {
 
 std::vector<Implementation> bench_implementations(const BenchOptions &o) {
   std::vector<Implementation> out;
-  out.push_back({"splgen_" + isa_name(o.isa), "splgen " + isa_name(o.isa) + (o.tune ? " wisdom" : ""), true, o.isa,
+  const std::string isa = isa_name(o.isa);
+  if (o.threads > 1) {
+    const std::string t = fmt::format("{}t", o.threads);
+    out.push_back({"splgen_" + isa + "_" + t, fmt::format("splgen {} {}", isa, t), true, o.isa, FftwEffort::Measure,
+                   bool(o.tune), o.threads});
+    out.push_back({"splgen_" + isa + "_1t", "splgen " + isa + " 1t", true, o.isa, FftwEffort::Measure, false, 1});
+    out.push_back({"fftw_measure_" + t, "FFTW_MEASURE " + t, false, Isa::Scalar, FftwEffort::Measure, false, o.threads});
+    if (o.patient)
+      out.push_back({"fftw_patient_" + t, "FFTW_PATIENT " + t, false, Isa::Scalar, FftwEffort::Patient, false, o.threads});
+    return out;
+  }
+  out.push_back({"splgen_" + isa, "splgen " + isa + (o.tune ? " wisdom" : ""), true, o.isa,
                  FftwEffort::Measure, bool(o.tune)});
   if (o.tune && o.default_baseline) out.push_back({"splgen_default", "splgen default", true, o.isa});
   if (o.isa != Isa::Scalar && o.scalar_baseline) out.push_back({"splgen_scalar", "splgen scalar", true, Isa::Scalar});
@@ -81,26 +92,42 @@ class AlignedBuffer {
   std::unique_ptr<T, Free> data_;
 };
 
-// A spec to benchmark, checked before anything runs: its size and FFTW's sign for it.
+// A spec to benchmark, checked before anything runs: its FFTW shape and sign.
 struct Target {
   std::string spec;
-  std::int64_t n;
-  int sign;  // -1: DFT(n) (FFTW_FORWARD); +1: DFT(n,-1) (FFTW_BACKWARD)
+  std::int64_t n;    // points in all
+  int sign;          // -1: forward (FFTW_FORWARD); +1: the unnormalised inverse (FFTW_BACKWARD)
+  FftwShape shape;   // what FFTW plans: DFT(n), DFT(a x b ...), I(m) (x) DFT(n)
 };
 
-// Only DFT(n) and DFT(n,-1) (after --inverse, as driver::run_pipeline applies it) have an FFTW twin.
+// The sign of a DFT of size n with root exponent b after --inverse; 0 if neither direction.
+int dft_sign(std::int64_t n, std::int64_t b, bool inverse) {
+  if (inverse) b = (n - b) % n;
+  return b == 1 ? -1 : b == n - 1 ? 1 : 0;
+}
+
+// The specs with an FFTW twin: DFT(n) and DFT(n,-1), DFT(a x b ...), and batches I(m) (x) DFT(n)
+// (plan_dft_1d, plan_dft, plan_many_dft).
 Target check_target(const std::string &spec_text, bool inverse) {
   const Spl spec = parse::parse_formula(spec_text);
   const std::int64_t n = spec->rows;
-  if (spec->kind == SplKind::DFT && (n < 2 || n > kMaxBenchSize))
-    throw FormulaError(fmt::format("bench needs a size from 2 to 2^24, not {} ({})", n, spec_text));
+  if (n < 2 || n > kMaxBenchSize)
+    throw FormulaError(fmt::format("bench needs from 2 to 2^24 points, not {} ({})", n, spec_text));
+  Target t{spec_text, n, 0, {}};
   if (spec->kind == SplKind::DFT) {
-    const std::int64_t b = inverse ? (n - spec->b) % n : spec->b;
-    if (b == 1) return {spec_text, n, -1};
-    if (b == n - 1) return {spec_text, n, 1};
+    t.sign = dft_sign(n, spec->b, inverse), t.shape = {{int(n)}, 1};
+  } else if (spec->kind == SplKind::DFTnd) {
+    t.sign = dft_sign(n, spec->b, inverse);
+    for (int64_t d : spec->perm) t.shape.dims.push_back(int(d));
+  } else if (spec->kind == SplKind::Tensor && spec->children.size() == 2 &&
+             spec->children[0]->kind == SplKind::Identity && spec->children[1]->kind == SplKind::DFT) {
+    const Spl &dft = spec->children[1];
+    t.sign = dft_sign(dft->a, dft->b, inverse), t.shape = {{int(dft->a)}, int(spec->children[0]->a)};
   }
-  throw FormulaError(
-      fmt::format("bench compares with FFTW, so SPEC must be DFT(n) or DFT(n,-1), not {}", print(spec)));
+  if (t.sign == 0)
+    throw FormulaError(fmt::format("bench compares with FFTW, so SPEC must be DFT(n), DFT(n,-1), DFT(a x b ...) or "
+                                   "I(m) (x) DFT(n), not {}", print(spec)));
+  return t;
 }
 
 template <class T>
@@ -123,13 +150,16 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.isa = impls[i].isa;
     g.inverse = o.inverse;
     g.rule_files = o.rule_files;
+    g.threads = impls[i].threads, g.threading = o.threading;
     if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
     if (impls[i].tuned) g = o.tune(spec_text, g);
     driver::PipelineResult r = driver::run_pipeline(spec_text, g);
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;
   }
-  SharedObject lib(compile_shared_object(sources, dir.file("kernels.so"), o.compiler, o.flags));
+  const std::string flags = o.threads > 1 ? o.flags + " " + threading_flags(o.threading) : o.flags;
+  if (o.threads > 1 && o.threading == Threading::OpenMP) keep_openmp_loaded();
+  SharedObject lib(compile_shared_object(sources, dir.file("kernels.so"), o.compiler, flags));
   say(fmt::format("compiled {:.2f} s", seconds_since(start)));
 
   // Buffers and plans; FFTW_MEASURE and _PATIENT scribble on the buffers, so inputs come after.
@@ -148,7 +178,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
         for (std::int64_t t = 0; t < times; ++t) kernel(y, x);
       };
     } else {
-      const FftwPlan &plan = plans[i].emplace(o.precision, n, sign, impls[i].effort, x, y);
+      const FftwPlan &plan = plans[i].emplace(o.precision, target.shape, sign, impls[i].effort, x, y, impls[i].threads);
       runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
     }
   }
@@ -160,7 +190,10 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<std::complex<T>> input(reals / 2), output(reals / 2);
   for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
-  const auto reference = accurate_dft(convert<long double>(input), sign);
+  const bool one_dimensional = target.shape.dims.size() == 1 && target.shape.howmany == 1;
+  const auto reference = one_dimensional ? accurate_dft(convert<long double>(input), sign)
+                                         : fftwl_many(convert<long double>(input), target.shape.dims,
+                                                      target.shape.howmany, sign);
   BenchRow row;
   row.n = n;
   row.spec = spec_text;
@@ -217,6 +250,10 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
       {"splgen_version", SPLGEN_VERSION},
       {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
   };
+  if (o.threads > 1) {
+    if (!fftw_has_threads()) throw FormulaError("bench --threads: this FFTW3 has no threads library (libfftw3_threads)");
+    result.meta.push_back({"threads", fmt::format("{} ({})", o.threads, threading_name(o.threading))});
+  }
   for (std::size_t s = 0; s < targets.size(); ++s) {
     say(fmt::format("[{}/{}] {}: ", s + 1, targets.size(), targets[s].spec));
     if (o.precision == Precision::Float)

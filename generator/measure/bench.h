@@ -38,6 +38,10 @@ struct BenchOptions {
   // kernel of the isa is timed too (column "splgen default").
   std::function<driver::GenOptions(const std::string &spec, driver::GenOptions options)> tune;
   bool default_baseline = false;
+  // > 1: the kernel runs this many workers (driver::GenOptions::threads) and is timed against
+  // FFTW with as many threads and against splgen's own 1-thread kernel (docs/threads.md).
+  int threads = 1;
+  Threading threading = Threading::OpenMP;
 };
 
 // One timed implementation: id for machines ("splgen_avx2", "fftw_measure"), label for people
@@ -48,6 +52,7 @@ struct Implementation {
   Isa isa = Isa::Scalar;
   FftwEffort effort = FftwEffort::Measure;
   bool tuned = false;  // generated with BenchOptions::tune
+  int threads = 1;     // workers of the kernel, or FFTW's plan_with_nthreads
 };
 
 struct BenchRow {
@@ -77,7 +82,8 @@ double pseudo_gflops(std::int64_t n, double ns);
 int default_repetitions(std::int64_t n);
 
 // The implementations a run with these options times, in column order:
-// splgen (isa), splgen scalar, FFTW_MEASURE, FFTW_PATIENT.
+// splgen (isa), splgen scalar, FFTW_MEASURE, FFTW_PATIENT; with threads > 1: splgen (isa) with
+// the threads, the same with 1 thread, FFTW_MEASURE and FFTW_PATIENT with the threads.
 std::vector<Implementation> bench_implementations(const BenchOptions &options);
 
 // Called with pieces of progress text; a piece ending in '\n' ends a size's line.

@@ -76,6 +76,11 @@ std::string runtime_include_dir() {
   return SPLGEN_RUNTIME_INCLUDE_DIR;
 }
 
+void keep_openmp_loaded() {
+  static void *const gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+  if (!gomp) throw std::runtime_error("cannot load the OpenMP runtime libgomp.so.1 for threaded kernels");
+}
+
 std::string threading_flags(Threading threading) {
   if (threading == Threading::OpenMP) return "-fopenmp";
   return "-pthread -I" + shell_quote(runtime_include_dir());

@@ -36,6 +36,11 @@ std::string runtime_include_dir();
 // include directory for the thread team.
 std::string threading_flags(Threading threading);
 
+// Loads the OpenMP runtime (libgomp) for good. A shared object of OpenMP kernels pulls it in
+// when loaded; unloading the kernels would unload it under its idle pool threads (a crash).
+// Call before loading such kernels; throws std::runtime_error if it cannot be loaded.
+void keep_openmp_loaded();
+
 // s quoted for /bin/sh: 'it'\''s'.
 std::string shell_quote(const std::string &s);
 

@@ -88,6 +88,30 @@ std::vector<std::complex<long double>> fftwl_dft(const std::vector<std::complex<
   return y;
 }
 
+std::vector<std::complex<long double>> fftwl_many(const std::vector<std::complex<long double>> &x,
+                                                  const std::vector<int> &dims, int howmany, int sign) {
+  check_sign(sign);
+  std::vector<std::complex<long double>> y(x.size());
+  if (x.empty()) return y;
+  std::vector<fftwl_complex> in(x.size()), out(x.size());
+  const int dist = int(x.size()) / howmany;
+  fftwl_plan plan;
+  {
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
+    plan = fftwl_plan_many_dft(int(dims.size()), dims.data(), howmany, in.data(), nullptr, 1, dist, out.data(), nullptr,
+                               1, dist, sign < 0 ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+  }
+  if (!plan) throw std::runtime_error("fftwl could not plan the reference transform");
+  std::memcpy(static_cast<void *>(in.data()), x.data(), sizeof(fftwl_complex) * x.size());
+  fftwl_execute(plan);
+  std::memcpy(static_cast<void *>(y.data()), out.data(), sizeof(fftwl_complex) * x.size());
+  {
+    std::lock_guard<std::mutex> lock(fftw_planner_mutex());
+    fftwl_destroy_plan(plan);
+  }
+  return y;
+}
+
 std::vector<std::complex<long double>> accurate_dft(const std::vector<std::complex<long double>> &x, int sign) {
   return x.size() <= 4096 ? reference_dft(x, sign) : fftwl_dft(x, sign);
 }

@@ -22,6 +22,11 @@ std::complex<long double> reference_dft_entry(const std::vector<std::complex<lon
 // FFTW3 in long double (fftwl, FFTW_ESTIMATE): the reference where O(n^2) is too slow.
 std::vector<std::complex<long double>> fftwl_dft(const std::vector<std::complex<long double>> &x, int sign);
 
+// howmany transforms of the row-major multi-dimensional size dims, one after another, by
+// fftwl (FFTW_ESTIMATE): the reference for DFT(a x b ...) and I(m) (x) DFT(n).
+std::vector<std::complex<long double>> fftwl_many(const std::vector<std::complex<long double>> &x,
+                                                  const std::vector<int> &dims, int howmany, int sign);
+
 // The most accurate reference affordable: reference_dft up to n = 4096, fftwl_dft beyond.
 std::vector<std::complex<long double>> accurate_dft(const std::vector<std::complex<long double>> &x, int sign);
 

@@ -17,7 +17,21 @@ std::vector<int> baselines(const BenchResult &result) {
   return out;
 }
 
+int one_thread_baseline(const BenchResult &result) {
+  if (result.implementations.empty() || result.implementations.front().threads <= 1) return -1;
+  for (std::size_t i = 1; i < result.implementations.size(); ++i)
+    if (result.implementations[i].splgen && result.implementations[i].threads == 1) return int(i);
+  return -1;
+}
+
 namespace {
+
+// t(1 thread) / t(P threads) of splgen's kernel, and that over P.
+double speedup(const BenchResult &r, const BenchRow &row) {
+  int one = one_thread_baseline(r);
+  return one < 0 ? std::nan("") : row.ns[std::size_t(one)] / row.ns[0];
+}
+double efficiency(const BenchResult &r, const BenchRow &row) { return speedup(r, row) / r.implementations.front().threads; }
 
 // A number for a table cell, or "-" where there is none.
 std::string cell(double v, const char *format) {
@@ -56,6 +70,8 @@ std::string format_table(const BenchResult &r) {
   std::vector<std::string> headers = {"n"};
   for (const Implementation &impl : r.implementations) headers.push_back(impl.label);
   for (int i : base) headers.push_back("vs " + r.implementations[std::size_t(i)].label.substr(5));  // "vs MEASURE"
+  const bool threaded = one_thread_baseline(r) >= 0;
+  if (threaded) headers.insert(headers.end(), {"speed-up", "efficiency"});
   headers.push_back("error");
   std::vector<std::size_t> widths;
   for (const std::string &h : headers) widths.push_back(std::max<std::size_t>(h.size(), 8));
@@ -69,6 +85,7 @@ std::string format_table(const BenchResult &r) {
     std::vector<std::string> cells = {fmt::format("{}", row.n)};
     for (double ns : row.ns) cells.push_back(cell(pseudo_gflops(row.n, ns), "{:.2f}"));
     for (int i : base) cells.push_back(cell(speed_ratio(row, i), "{:.2f}x"));
+    if (threaded) cells.insert(cells.end(), {cell(speedup(r, row), "{:.2f}x"), cell(efficiency(r, row), "{:.2f}")});
     cells.push_back(cell(row.error[0], "{:.1e}"));
     out += line(cells);
   }
@@ -81,6 +98,8 @@ std::string format_csv(const BenchResult &r) {
   for (const Implementation &impl : r.implementations)
     out += fmt::format(",{0}_ns,{0}_gflops,{0}_error", impl.id);
   for (int i : base) (out += ",ratio_vs_") += r.implementations[std::size_t(i)].id;
+  const bool threaded = one_thread_baseline(r) >= 0;
+  if (threaded) out += ",speedup,efficiency";
   for (const auto &[key, value] : r.meta)
     if (key != "spec") (out += ',') += key;  // each record has its own spec
   out += "\n";
@@ -90,6 +109,7 @@ std::string format_csv(const BenchResult &r) {
       out += fmt::format(",{},{},{}", csv_number(row.ns[i]), csv_number(pseudo_gflops(row.n, row.ns[i])),
                          csv_number(row.error[i]));
     for (int i : base) (out += ',') += csv_number(speed_ratio(row, i));
+    if (threaded) out += "," + csv_number(speedup(r, row)) + "," + csv_number(efficiency(r, row));
     for (const auto &[key, value] : r.meta)
       if (key != "spec") (out += ',') += csv_field(value);
     out += "\n";
@@ -116,7 +136,11 @@ std::string format_json(const BenchResult &r) {
     out += "\n     \"gflops\": " +
            json_object(r, all, [&](int i) { return pseudo_gflops(row.n, row.ns[std::size_t(i)]); }) + ",";
     out += "\n     \"error\": " + json_object(r, all, [&](int i) { return row.error[std::size_t(i)]; }) + ",";
-    out += "\n     \"ratio\": " + json_object(r, baselines(r), [&](int i) { return speed_ratio(row, i); }) + "}";
+    out += "\n     \"ratio\": " + json_object(r, baselines(r), [&](int i) { return speed_ratio(row, i); });
+    if (one_thread_baseline(r) >= 0)
+      out += fmt::format(",\n     \"speedup\": {}, \"efficiency\": {}", json_number(speedup(r, row)),
+                         json_number(efficiency(r, row)));
+    out += "}";
   }
   return out + "\n  ]\n}\n";
 }

@@ -27,6 +27,8 @@ std::string format_json(const BenchResult &result);
 double speed_ratio(const BenchRow &row, int i);
 
 // The implementations splgen is compared with: the FFTW plans of the run, in order.
+// The column of splgen's own 1-thread kernel in a run with threads (speed-up is against it); -1 if none.
+int one_thread_baseline(const BenchResult &result);
 std::vector<int> baselines(const BenchResult &result);
 
 }  // namespace splgen::measure

@@ -124,6 +124,7 @@ void run_cases(const std::vector<Case> &cases, bool parallel = true) {
   std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "", flags);
   for (const Case &c : cases)
     if (!host_supports(c.isa)) GTEST_SKIP() << "compiled; not run: this CPU cannot run " << isa_name(c.isa) << " code";
+  measure::keep_openmp_loaded();
   test::SharedObject lib(so);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     if (cases[i].precision == Precision::Float)
