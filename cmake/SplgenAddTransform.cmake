@@ -9,6 +9,9 @@
 #     [INVERSE]                   # the inverse (unnormalised) DFT
 #     [WISDOM file]               # splgen gen --wisdom file
 #     [RULES file...]             # splgen gen --rules file (extra rule files)
+#     [THREADS n]                 # splgen gen --threads n: n workers inside the kernel
+#     [THREADING openmp|team]     # how they run (default openmp: links OpenMP::OpenMP_CXX;
+#                                 #   team: <splgen/runtime/thread_team.h> and Threads::Threads)
 #     [OPTIONS arg...]            # further splgen gen arguments, e.g. --codelet-max 16
 #     [OUTPUT_DIR dir])           # default ${CMAKE_CURRENT_BINARY_DIR}/splgen
 #
@@ -26,9 +29,29 @@ include_guard(GLOBAL)
 set(SPLGEN_EXECUTABLE "" CACHE FILEPATH
     "splgen program that splgen_add_transform runs (empty: the splgen::splgen target, or splgen on the PATH)")
 
+# What a threaded kernel needs to compile and link (the kernel may still run on one thread
+# when the size is too small to pay for more; linking costs nothing then).
+function(_splgen_link_threading target threading where)
+  if(threading STREQUAL "openmp")
+    find_package(OpenMP COMPONENTS CXX)
+    if(NOT OpenMP_CXX_FOUND)
+      message(FATAL_ERROR "${where}: THREADS needs OpenMP for C++ (or THREADING team)")
+    endif()
+    target_link_libraries(${target} PUBLIC OpenMP::OpenMP_CXX)
+  else()
+    find_package(Threads REQUIRED)
+    get_property(runtime_dir GLOBAL PROPERTY SPLGEN_RUNTIME_INCLUDE_DIR)
+    if(NOT runtime_dir)
+      message(FATAL_ERROR "${where}: THREADING team needs splgen's runtime headers (find_package(splgen) or add_subdirectory)")
+    endif()
+    target_include_directories(${target} PRIVATE "${runtime_dir}")
+    target_link_libraries(${target} PUBLIC Threads::Threads)
+  endif()
+endfunction()
+
 function(splgen_add_transform target)
   set(flags INVERSE)
-  set(one SPEC NAME ISA PRECISION WISDOM OUTPUT_DIR)
+  set(one SPEC NAME ISA PRECISION WISDOM OUTPUT_DIR THREADS THREADING)
   set(multi RULES OPTIONS)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${flags}" "${one}" "${multi}")
   set(where "splgen_add_transform(${target})")
@@ -55,6 +78,15 @@ function(splgen_add_transform target)
   endif()
   if(NOT arg_PRECISION MATCHES "^(double|float)$")
     message(FATAL_ERROR "${where}: PRECISION must be double or float, got '${arg_PRECISION}'")
+  endif()
+  if(DEFINED arg_THREADS AND NOT arg_THREADS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "${where}: THREADS must be a positive integer, got '${arg_THREADS}'")
+  endif()
+  if(NOT DEFINED arg_THREADING)
+    set(arg_THREADING openmp)
+  endif()
+  if(NOT arg_THREADING MATCHES "^(openmp|team)$")
+    message(FATAL_ERROR "${where}: THREADING must be openmp or team, got '${arg_THREADING}'")
   endif()
   if(NOT DEFINED arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/splgen")
@@ -88,6 +120,10 @@ function(splgen_add_transform target)
   set(args gen "${arg_SPEC}" --name ${arg_NAME} --isa ${arg_ISA} --precision ${arg_PRECISION})
   if(arg_INVERSE)
     list(APPEND args --inverse)
+  endif()
+  if(DEFINED arg_THREADS AND arg_THREADS GREATER 1)
+    list(APPEND args --threads ${arg_THREADS} --threading ${arg_THREADING})
+    _splgen_link_threading(${target} ${arg_THREADING} "${where}")
   endif()
   set(depends)
   if(arg_WISDOM)

@@ -8,6 +8,8 @@
 
 #include "fft.h"
 #include "fft_dif.h"
+#include "fft_omp.h"
+#include "fft_team.h"
 #include "ifftf.h"
 
 namespace {
@@ -59,5 +61,7 @@ int main() {
   ok &= check<double>("fft", fft, -1, 1e-13);
   ok &= check<float>("ifftf", ifftf, +1, 1e-5);
   ok &= check<double>("fft_dif", fft_dif, -1, 1e-13);
+  ok &= check<double>("fft_omp", fft_omp, -1, 1e-13);
+  ok &= check<double>("fft_team", fft_team, -1, 1e-13);
   return ok ? 0 : 1;
 }
