@@ -15,8 +15,6 @@ for spec_threads in "DFT(16384):2" "DFT(16384):3" "DFT(65536):4" "DFT(128 x 128)
   spec=${spec_threads%:*} threads=${spec_threads##*:}
   points=1  # the product of the numbers in the spec (DFT(a x b), I(m) (x) DFT(n))
   for v in $(grep -o '[0-9]\+' <<<"$spec"); do points=$((points * v)); done
-PY
-)
   "$splgen" gen "$spec" --threads "$threads" --threading team --isa scalar --name tsan_kernel -o "$work/k.cpp"
   grep -q "team.run" "$work/k.cpp" || { echo "FAIL: $spec --threads $threads has no parallel region"; status=1; continue; }
   $cxx -std=c++17 -O1 -g -fsanitize=thread -pthread -I"$include" -DKERNEL=tsan_kernel -DPOINTS="$points" \
