@@ -102,6 +102,7 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   cmd->add_option("--jobs", a.jobs, "Compilers run at once (default: the available cores)")->check(CLI::Range(1, 256));
   cmd->add_option("--wisdom", a.wisdom, "Store the best plan in FILE (JSON; merged with what it holds)")->type_name("FILE");
   add_compiler_options(cmd, a.compiler, a.flags);
+  add_threads_options(cmd, a.threads, a.threading);
   cmd->add_option("--reps", a.reps, "Timed rounds per candidate; the median counts")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--show", a.show, "Rows of the candidate table")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_flag("--quiet", a.quiet, "No progress bar on standard error");
@@ -115,8 +116,14 @@ int run_search(const SearchArgs &a) {
   o.eval.gen.isa = isa;
   o.eval.gen.precision = precision_from_option(a.precision);
   o.eval.gen.inverse = a.inverse;
+  o.eval.gen.threads = a.threads;
+  o.eval.gen.threading = *parse_threading(a.threading);  // checked by CLI::IsMember
   o.eval.compiler = a.compiler;
   o.eval.flags = a.flags;
+  if (a.threads > 1) {  // every candidate runs its workers; wisdom keys carry the count
+    o.eval.flags += " " + measure::threading_flags(o.eval.gen.threading);
+    if (o.eval.gen.threading == Threading::OpenMP) measure::keep_openmp_loaded();
+  }
   o.eval.jobs = a.jobs;
   o.eval.repetitions = a.reps;
   o.strategy = a.strategy;

@@ -28,6 +28,8 @@ struct SearchArgs {
   int reps = 9;
   int show = 20;          // rows of the table
   bool quiet = false;
+  int threads = 1;  // --threads P: candidates run P workers
+  std::string threading = "openmp";
 };
 
 CLI::App *add_search_command(CLI::App &app, SearchArgs &args);

@@ -41,7 +41,8 @@ int64_t spec_size(const std::string &spec) {
 }
 
 std::string key_text(const WisdomKey &k) {
-  return k.spec + "\n" + k.isa + "\n" + k.precision + "\n" + k.direction + "\n" + k.compiler + "\n" + k.cpu;
+  return k.spec + "\n" + k.isa + "\n" + k.precision + "\n" + k.direction + "\n" + k.compiler + "\n" + k.cpu + "\n" +
+         std::to_string(k.threads);
 }
 
 bool key_less(const WisdomKey &a, const WisdomKey &b) {
@@ -90,6 +91,7 @@ WisdomKey wisdom_key(const std::string &spec_text, const driver::GenOptions &opt
   if (cxx != cached_cxx) cached_cxx = cxx, cached_version = measure::compiler_version(cxx);
   k.compiler = cxx + " (" + cached_version + ")";
   k.cpu = measure::cpu_model();
+  k.threads = std::max(1, options.threads);
   return k;
 }
 
@@ -106,6 +108,7 @@ std::string format_wisdom(const Wisdom &w) {
     j.set("direction", e.key.direction);
     j.set("compiler", e.key.compiler);
     j.set("cpu", e.key.cpu);
+    if (e.key.threads > 1) j.set("threads", e.key.threads);
     j.set("formula", e.formula);
     j.set("tree", e.tree);
     j.set("vector_width", e.vector_width);
@@ -158,6 +161,7 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
     };
     WisdomEntry e;
     e.key = {str("spec"), str("isa"), str("precision"), str("direction"), str("compiler"), str("cpu")};
+    e.key.threads = std::max(1, int(num("threads")));
     e.formula = str("formula");
     e.tree = str("tree", false);
     e.vector_width = int(num("vector_width"));
@@ -261,7 +265,7 @@ WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text
     bool other = std::any_of(w.entries.begin(), w.entries.end(), [&](const WisdomEntry &x) {
       return x.key.spec == key.spec && x.key.isa == key.isa && x.key.precision == key.precision;
     });
-    out.message = other ? fmt::format("wisdom {}: the entries for {} ({}, {}) are for another compiler or CPU "
+    out.message = other ? fmt::format("wisdom {}: the entries for {} ({}, {}) are for another compiler, CPU or thread count "
                                       "(stale); using the default plan",
                                       path, key.spec, key.isa, key.precision)
                         : fmt::format("wisdom {}: no entry for {} ({}, {}); using the default plan", path, key.spec,

@@ -29,6 +29,7 @@ struct WisdomKey {
   std::string direction;  // "forward" / "inverse"
   std::string compiler;   // the compiler command and its first --version line
   std::string cpu;        // /proc/cpuinfo model name
+  int threads = 1;        // workers of the kernel (--threads); written to files only when > 1
   bool operator==(const WisdomKey &) const = default;
 };
 
