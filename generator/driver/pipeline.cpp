@@ -164,13 +164,17 @@ expand::Expansion run_expand(Compilation &c) {
 }
 
 // The tag rules of the tags the backend implements rewrite the expanded formula (smp: its
-// stages become Sum_par loops, rules/smp.rules); then rules with Sigma-SPL right sides lower
-// tagged parts, lower_to_sigma the rest.
-Sigma run_lower(const Compilation &c) {
-  Spl f = c.expansion.formula;
+// stages become Sum_par loops, rules/smp.rules).
+Spl run_tag_rules(const Compilation &c) {
+  const Spl &f = c.expansion.formula;
   std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
   if (has_tag(f, TagKind::Smp) && std::count(consumed.begin(), consumed.end(), TagKind::Smp))
-    f = rewrite::rewrite_to_fixpoint(f, smp_formula_rules(rules_in_force(c).all()));
+    return rewrite::rewrite_to_fixpoint(f, smp_formula_rules(rules_in_force(c).all()));
+  return f;
+}
+
+// Rules with Sigma-SPL right sides lower tagged parts, lower_to_sigma the rest.
+Sigma run_lower(const Compilation &c, const Spl &f) {
   std::vector<const Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
   for (const Rule *rule : rules_in_force(c).all())
     if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == SplKind::Tagged) lowering.push_back(rule);
@@ -215,7 +219,10 @@ void run_stage(Compilation &c, Stage stage) {
       c.expansion = run_expand(c);
       c.notes.insert(c.notes.end(), c.expansion.notes.begin(), c.expansion.notes.end());
       break;
-    case Stage::Sigma: c.sigma = run_lower(c); break;
+    case Stage::Sigma:
+      c.tagged = run_tag_rules(c);
+      c.sigma = run_lower(c, c.tagged);
+      break;
     case Stage::Merge: c.merged = lower::merge_loops(c.sigma); break;
     case Stage::Loops: c.program = run_loops(c); break;
     case Stage::Code: {
@@ -299,7 +306,9 @@ std::string dump_stage(const Compilation &c, Stage stage) {
       for (const expand::RuletreePtr &t : c.expansion.trees) out += print(t);
       return out + print(c.expansion.formula) + "\n";
     }
-    case Stage::Sigma: return print(c.sigma);
+    case Stage::Sigma:  // the tag rules' result first, where they changed the formula
+      if (c.tagged && c.tagged != c.expansion.formula) return "tag rules: " + print(c.tagged) + "\n" + print(c.sigma);
+      return print(c.sigma);
     case Stage::Merge: return print(c.merged);
     case Stage::Loops: return to_string(c.program);
     case Stage::Code: return c.source;

@@ -46,7 +46,8 @@ struct Compilation {
   rewrite::RuleLibrary library; // the rules in force: --rules files first, then the shipped ones
   expand::Expansion expansion;          // Stage::Expand
   std::vector<std::string> notes;       //   what the expansion decided that a user should know (one thread ...)
-  Sigma sigma;                  // Stage::Sigma: lowered
+  Spl tagged;                   // Stage::Sigma: the formula after the tag rules (smp), then
+  Sigma sigma;                  //   lowered
   Sigma merged;                 // Stage::Merge: after loop merging
   LoopProgram program;          // Stage::Loops
   std::string source;           // Stage::Code: the backend's text

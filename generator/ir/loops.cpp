@@ -416,7 +416,8 @@ void dump(const Function &f, const Stmt &s, int depth, std::string &out) {
 }  // namespace
 
 std::string to_string(const Function &f) {
-  std::string out = fmt::format("function {} ({}x{})\n", f.name, f.rows, f.cols);
+  std::string out = fmt::format("function {} ({}x{}){}\n", f.name, f.rows, f.cols,
+                                f.workers > 1 ? fmt::format(", {} workers", f.workers) : "");
   for (const Buffer &b : f.buffers) {
     const char *role = b.role == BufferRole::Input    ? "input"
                        : b.role == BufferRole::Output ? "output"
