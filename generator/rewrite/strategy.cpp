@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <deque>
+#include <map>
+
 
 #include "generator/rewrite/instantiate.h"
 #include "generator/rewrite/match.h"
@@ -65,19 +69,56 @@ std::optional<Spl> rewrite_once(const Spl &f, const std::vector<const Rule *> &r
   return std::nullopt;
 }
 
+namespace {
+
+// Nodes of the tree of f (shared subtrees counted each time), counting stops above `cap`.
+int64_t tree_size(const Spl &f, int64_t cap) {
+  int64_t n = 1;
+  for (const Spl &c : f->children) {
+    if (n > cap) break;
+    n += tree_size(c, cap - n);
+  }
+  return n;
+}
+
+// The distinct names of the last rules applied, most frequent first: the rules that cycle.
+std::string recent_rules(const std::deque<const Rule *> &recent) {
+  std::map<std::string, int> count;
+  for (const Rule *r : recent) ++count[r ? r->name : "?"];
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto &[name, n] : count) order.push_back({-n, name});
+  std::sort(order.begin(), order.end());
+  std::string out;
+  for (const auto &[n, name] : order) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+}  // namespace
+
 Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps) {
   std::vector<const Rule *> spl_rules;
   for (const Rule *r : rules)
     if (!is_sigma_term(r->rhs)) spl_rules.push_back(r);
+  // A progress bound: each step costs time in the size of the formula, so a rule set that
+  // keeps growing it is stopped by size long before max_steps.
+  const int64_t start = tree_size(f, kMaxRewriteGrowth * kMaxRewriteNodes);
+  const int64_t max_nodes = std::max(kMaxRewriteNodes, kMaxRewriteGrowth * start);
+  std::deque<const Rule *> recent;
   Spl current = f;
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
     std::optional<Spl> next = rewrite_once(current, spl_rules, &applied);
     if (!next) return current;
+    recent.push_back(applied);
+    if (recent.size() > 32) recent.pop_front();
     if (step >= max_steps)
-      throw FormulaError(fmt::format("rewriting did not reach a fixpoint after {} steps (rule {} still applies)",
-                                     max_steps, applied ? applied->name : "?"));
+      throw FormulaError(fmt::format("rewriting did not reach a fixpoint after {} steps (rules {} keep applying)",
+                                     max_steps, recent_rules(recent)));
     current = *next;
+    if (tree_size(current, max_nodes) > max_nodes)
+      throw FormulaError(fmt::format("rewriting does not terminate: the formula grew from {} to over {} nodes "
+                                     "after {} steps (rules {} keep applying)",
+                                     start, max_nodes, step + 1, recent_rules(recent)));
   }
 }
 

@@ -7,8 +7,8 @@
 // what it matched is applied. A tagged node is not rewritten as a whole by a rule whose
 // left side is neither a tag nor a formula variable (tags are transparent to such
 // patterns; the rule applies to the tagged child instead, keeping the tag). Steps repeat
-// until none applies; more than max_steps rewrites is a FormulaError naming the rule that
-// keeps applying.
+// until none applies; more than max_steps rewrites, or a formula grown beyond the bound
+// below, is a FormulaError naming the rules that keep applying.
 //
 // rewrite_sigma_to_fixpoint (used by lower_with_rules, generator/lower/lower_with_rules.h):
 // the same order as rewrite_to_fixpoint, over Sigma-SPL compositions and sums; a rule's
@@ -20,6 +20,12 @@
 #include "generator/rewrite/engine.h"
 
 namespace splgen::rewrite {
+
+// rewrite_to_fixpoint's progress bound: the formula may grow to kMaxRewriteGrowth times its
+// size, or to kMaxRewriteNodes nodes if that is more; beyond it rewriting is refused with
+// the rules that were applied last (a rule set that keeps growing the formula).
+inline constexpr int64_t kMaxRewriteGrowth = 64;
+inline constexpr int64_t kMaxRewriteNodes = 20000;
 
 // One rewrite step of rewrite_to_fixpoint, or nothing when no rule applies. `applied`, if
 // given, receives the rule that was applied.
