@@ -157,10 +157,7 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
   auto try_tuple = [&](const std::vector<int64_t> &tuple) -> bool {
     if (res.instances >= max_instances) return false;
     Match m;
-    for (std::size_t i = 0; i < size_names.size(); ++i) m.sizes[names[i]] = tuple[i];
-    std::string label;
-    for (std::size_t i = 0; i < size_names.size(); ++i)
-      label += fmt::format("{}{}={}", label.empty() ? "" : ", ", names[i], tuple[i]);
+    for (std::size_t i = 0; i < size_names.size(); ++i) m.sizes.emplace_hint(m.sizes.end(), names[i], tuple[i]);
     try {
       if (!conditions_hold(rule, m)) return true;
     } catch (const FormulaError &e) {
@@ -168,6 +165,9 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       stop = true;
       return false;
     }
+    std::string label;
+    for (std::size_t i = 0; i < size_names.size(); ++i)
+      label += fmt::format("{}{}={}", label.empty() ? "" : ", ", names[i], tuple[i]);
     // Formula variables: first cheap stand-ins of their shapes (an identity, or a zero
     // matrix shared by all instances) to see whether this is an instance at all, then
     // random dense matrices.

@@ -35,7 +35,7 @@ CheckResult check_rule(const Rule &rule, const CheckOptions &options = {});
 
 inline constexpr int kMaxCheckInstances = 200;
 // At most this many size tuples are tried (conditions evaluated) per rule.
-inline constexpr int64_t kMaxCheckTuples = int64_t(1) << 20;
+inline constexpr int64_t kMaxCheckTuples = int64_t(1) << 18;
 // A bound on the work of one rule's dense checks, in units of rows*cols*max(rows, cols) of
 // the instances compared (times 4 for Sigma-SPL right sides, whose loop code is
 // interpreted): instances beyond it are skipped (the first one is always compared).

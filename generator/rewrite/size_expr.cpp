@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generator/ir/divisors.h"
 #include "generator/ir/size_arith.h"
 #include "generator/ir/spl.h"
 
@@ -142,14 +143,7 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
       }
       if (value <= 0) return std::nullopt;  // factorisations of 0 or of negatives: not enumerated
       std::vector<Bindings> out;
-      std::vector<int64_t> divisors;
-      for (int64_t d = 1; d <= value / d; ++d)
-        if (value % d == 0) {
-          divisors.push_back(d);
-          if (d * d != value) divisors.push_back(value / d);
-        }
-      std::sort(divisors.begin(), divisors.end());
-      for (int64_t d : divisors) {
+      for (int64_t d : divisors_of(value)) {
         Solutions s = solve_both(e.args[0], d, e.args[1], value / d, b, positive);
         if (!s) return std::nullopt;
         out.insert(out.end(), s->begin(), s->end());

@@ -12,6 +12,19 @@
 
 namespace splgen::rewrite {
 
+ChainLengths sub_chain_lengths(const std::vector<const Rule *> &rules,
+                               const std::function<const Term *(const Rule &)> &pattern_of) {
+  ChainLengths out{SIZE_MAX, 0};  // empty: no sub-chain is tried
+  for (const Rule *r : rules) {
+    const Term *p = pattern_of(*r);
+    if (!p) continue;
+    ChainLengths l = p->kind == SplKind::FormulaVar ? ChainLengths{} : chain_pattern_lengths(*p);
+    out.min = std::min(out.min, l.min);
+    out.max = std::max(out.max, l.max);
+  }
+  return out;
+}
+
 bool skip_at_tag(const Rule &rule, const Spl &f) {
   return f->kind == SplKind::Tagged && rule.lhs.kind != SplKind::Tagged && rule.lhs.kind != SplKind::FormulaVar;
 }
@@ -48,7 +61,10 @@ std::optional<Spl> rewrite_once(const Spl &f, const std::vector<const Rule *> &r
   if (auto r = apply_first(f, rules, false, f, applied)) return r;
   const std::vector<Spl> &kids = f->children;
   if (is_chain(f) && kids.size() > 2) {
-    for (std::size_t len = kids.size() - 1; len >= 2; --len)
+    ChainLengths lengths = sub_chain_lengths(rules, [&](const Rule &r) -> const Term * {
+      return chain_pattern_for(r.lhs, f) ? &r.lhs : nullptr;
+    });
+    for (std::size_t len = std::min(kids.size() - 1, lengths.max); len >= std::max<std::size_t>(2, lengths.min); --len)
       for (std::size_t i = 0; i + len <= kids.size(); ++i) {
         Spl sub = with_children(f, std::vector<Spl>(kids.begin() + std::ptrdiff_t(i),
                                                     kids.begin() + std::ptrdiff_t(i + len)));
@@ -158,7 +174,10 @@ std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const 
   if (auto r = apply_first_sigma(s, rules, lower, applied)) return r;
   const std::vector<Sigma> &kids = s->children;
   if (s->kind == SigmaKind::Compose && kids.size() > 2) {
-    for (std::size_t len = kids.size() - 1; len >= 2; --len)
+    ChainLengths lengths = sub_chain_lengths(rules, [](const Rule &r) -> const Term * {
+      return r.lhs.kind == SplKind::Compose || r.lhs.kind == SplKind::FormulaVar ? &r.lhs : nullptr;
+    });
+    for (std::size_t len = std::min(kids.size() - 1, lengths.max); len >= std::max<std::size_t>(2, lengths.min); --len)
       for (std::size_t i = 0; i + len <= kids.size(); ++i) {
         Sigma sub = sigma_compose(std::vector<Sigma>(kids.begin() + std::ptrdiff_t(i), kids.begin() + std::ptrdiff_t(i + len)));
         if (auto r = apply_first_sigma(sub, rules, lower, applied)) {

@@ -18,19 +18,25 @@
 #include <optional>
 
 #include "generator/rewrite/engine.h"
+#include "generator/rewrite/match.h"
 
 namespace splgen::rewrite {
 
 // rewrite_to_fixpoint's progress bound: the formula may grow to kMaxRewriteGrowth times its
 // size, or to kMaxRewriteNodes nodes if that is more; beyond it rewriting is refused with
 // the rules that were applied last (a rule set that keeps growing the formula).
-inline constexpr int64_t kMaxRewriteGrowth = 64;
-inline constexpr int64_t kMaxRewriteNodes = 20000;
+inline constexpr int64_t kMaxRewriteGrowth = 16;
+inline constexpr int64_t kMaxRewriteNodes = 8192;
 
 // One rewrite step of rewrite_to_fixpoint, or nothing when no rule applies. `applied`, if
 // given, receives the rule that was applied.
 std::optional<Spl> rewrite_once(const Spl &f, const std::vector<const Rule *> &rules,
                                 const Rule **applied = nullptr);
+
+// The sub-chain lengths worth trying for the rules whose pattern_of() is not null (the
+// union of their chain_pattern_lengths; min > max when there is none).
+ChainLengths sub_chain_lengths(const std::vector<const Rule *> &rules,
+                               const std::function<const Term *(const Rule &)> &pattern_of);
 
 // Tags are transparent to untagged patterns: such a rule applies below the tag instead.
 bool skip_at_tag(const Rule &rule, const Spl &f);

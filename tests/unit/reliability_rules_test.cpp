@@ -14,6 +14,7 @@
 
 #include "generator/ir/apply.h"
 #include "generator/ir/dense.h"
+#include "generator/ir/divisors.h"
 #include "generator/ir/size_arith.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/parse/rule_parser.h"
@@ -95,12 +96,27 @@ TEST(SizeArithmetic, EvaluatingAndSolvingAtTheExtremes) {
   EXPECT_TRUE(none(rewrite::solve_size(size_op(SizeOp::Mul, rewrite::size_const(-1), size_var("n")), INT64_MIN, {}, false)));
   EXPECT_TRUE(none(rewrite::solve_size(size_op(SizeOp::Sub, size_var("n"), rewrite::size_const(1)), INT64_MAX, {}, false)));
   EXPECT_TRUE(none(rewrite::solve_size(size_op(SizeOp::Div, rewrite::size_const(INT64_MIN), size_var("n")), -1, {}, false)));
-  auto big = rewrite::solve_size(size_op(SizeOp::Mul, size_var("m"), size_var("n")), INT64_MAX - 24, {});  // a few divisors
+  auto start = std::chrono::steady_clock::now();
+  auto big = rewrite::solve_size(size_op(SizeOp::Mul, size_var("m"), size_var("n")), INT64_MAX, {});
   ASSERT_TRUE(big);
+  EXPECT_EQ(big->size(), 96u);  // every factorisation m * n of 2^63 - 1
+  EXPECT_LT(seconds_since(start), 2.0);
+}
+
+TEST(SizeArithmetic, DivisorsOfLargeSizesAreFast) {
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(divisors_of(12), (std::vector<int64_t>{1, 2, 3, 4, 6, 12}));
+  EXPECT_EQ(divisors_of(1), (std::vector<int64_t>{1}));
+  std::vector<int64_t> big = divisors_of(INT64_MAX);
+  for (int64_t d : big) EXPECT_EQ(INT64_MAX % d, 0);
+  EXPECT_EQ(big.size(), 96u);  // 2^63 - 1 = 7^2 * 73 * 127 * 337 * 92737 * 649657
+  EXPECT_EQ(divisors_of(2305843009213693951).size(), 2u);  // the prime 2^61 - 1
+  EXPECT_EQ(divisors_of(int64_t(1) << 62).size(), 63u);
+  EXPECT_LT(seconds_since(start), 2.0);
 }
 
 TEST(SizeArithmetic, ConstantOverflowInARuleFileIsASyntaxError) {
-  for (const char *size : {"(-9223372036854775807-1)/-1", "-(-9223372036854775807-1)", "2^64", "9223372036854775807+1",
+  for (const char *size : {"(-9223372036854775807-1)/-1", "-(-9223372036854775807-1)", "2^64", "(9223372036854775807+1)",
                            "n + 1/0"}) {
     std::string text = std::string("rule r: DFT(n) => DFT(n) * I(n + ") + size + ");";
     try {
