@@ -97,6 +97,15 @@ int64_t tree_size(const Spl &f, int64_t cap) {
   return n;
 }
 
+int64_t sigma_tree_size(const Sigma &s, int64_t cap) {
+  int64_t n = 1;
+  for (const Sigma &c : s->children) {
+    if (n > cap) break;
+    n += sigma_tree_size(c, cap - n);
+  }
+  return n;
+}
+
 // The distinct names of the last rules applied, most frequent first: the rules that cycle.
 std::string recent_rules(const std::deque<const Rule *> &recent) {
   std::map<std::string, int> count;
@@ -205,14 +214,24 @@ Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> 
   for (const Rule *r : rules)
     if (is_sigma_rule(*r)) sigma_rules.push_back(r);
   Sigma current = renumber_loops(s);
+  // The same progress bound as rewrite_to_fixpoint.
+  const int64_t start = sigma_tree_size(current, kMaxRewriteGrowth * kMaxRewriteNodes);
+  const int64_t max_nodes = std::max(kMaxRewriteNodes, kMaxRewriteGrowth * start);
+  std::deque<const Rule *> recent;
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
     std::optional<Sigma> next = rewrite_sigma_once(current, sigma_rules, lower, &applied);
     if (!next) return current;
+    recent.push_back(applied);
+    if (recent.size() > 32) recent.pop_front();
     if (step >= max_steps)
-      throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rule {} still applies)",
-                                     max_steps, applied ? applied->name : "?"));
+      throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rules {} keep applying)",
+                                     max_steps, recent_rules(recent)));
     current = renumber_loops(*next);
+    if (sigma_tree_size(current, max_nodes) > max_nodes)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL does not terminate: it grew from {} to over {} nodes after {} "
+                                     "steps (rules {} keep applying)",
+                                     start, max_nodes, step + 1, recent_rules(recent)));
   }
 }
 
