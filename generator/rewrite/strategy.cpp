@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <unordered_set>
 
 
 #include "generator/rewrite/instantiate.h"
@@ -124,11 +125,14 @@ Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, in
   std::vector<const Rule *> spl_rules;
   for (const Rule *r : rules)
     if (!is_sigma_term(r->rhs)) spl_rules.push_back(r);
-  // A progress bound: each step costs time in the size of the formula, so a rule set that
-  // keeps growing it is stopped by size long before max_steps.
+  // Progress bounds: each step costs time in the size of the formula, so a rule set that
+  // keeps growing it is stopped by size long before max_steps; one that cycles (A -> B -> A)
+  // is stopped when a formula comes back; and the total work is bounded.
   const int64_t start = tree_size(f, kMaxRewriteGrowth * kMaxRewriteNodes);
   const int64_t max_nodes = std::max(kMaxRewriteNodes, kMaxRewriteGrowth * start);
   std::deque<const Rule *> recent;
+  std::unordered_set<Spl, SplHash, SplEqual> seen{f};
+  int64_t work = 0;
   Spl current = f;
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
@@ -140,10 +144,19 @@ Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, in
       throw FormulaError(fmt::format("rewriting did not reach a fixpoint after {} steps (rules {} keep applying)",
                                      max_steps, recent_rules(recent)));
     current = *next;
-    if (tree_size(current, max_nodes) > max_nodes)
+    const int64_t size = tree_size(current, max_nodes);
+    if (size > max_nodes)
       throw FormulaError(fmt::format("rewriting does not terminate: the formula grew from {} to over {} nodes "
                                      "after {} steps (rules {} keep applying)",
                                      start, max_nodes, step + 1, recent_rules(recent)));
+    if (!seen.insert(current).second)
+      throw FormulaError(fmt::format("rewriting does not terminate: after {} steps the formula is one it was before "
+                                     "(rules {} undo each other)",
+                                     step + 1, recent_rules(recent)));
+    if ((work += size) > kMaxRewriteWork)
+      throw FormulaError(fmt::format("rewriting takes too long: {} steps over formulas of up to {} nodes (rules {} "
+                                     "keep applying)",
+                                     step + 1, max_nodes, recent_rules(recent)));
   }
 }
 
@@ -218,6 +231,8 @@ Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> 
   const int64_t start = sigma_tree_size(current, kMaxRewriteGrowth * kMaxRewriteNodes);
   const int64_t max_nodes = std::max(kMaxRewriteNodes, kMaxRewriteGrowth * start);
   std::deque<const Rule *> recent;
+  std::unordered_set<Sigma, SigmaHash, SigmaEqual> seen{current};
+  int64_t work = 0;
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
     std::optional<Sigma> next = rewrite_sigma_once(current, sigma_rules, lower, &applied);
@@ -228,10 +243,18 @@ Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> 
       throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rules {} keep applying)",
                                      max_steps, recent_rules(recent)));
     current = renumber_loops(*next);
-    if (sigma_tree_size(current, max_nodes) > max_nodes)
+    const int64_t size = sigma_tree_size(current, max_nodes);
+    if (size > max_nodes)
       throw FormulaError(fmt::format("rewriting Sigma-SPL does not terminate: it grew from {} to over {} nodes after {} "
                                      "steps (rules {} keep applying)",
                                      start, max_nodes, step + 1, recent_rules(recent)));
+    if (!seen.insert(current).second)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL does not terminate: after {} steps it is what it was before "
+                                     "(rules {} undo each other)",
+                                     step + 1, recent_rules(recent)));
+    if ((work += size) > kMaxRewriteWork)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL takes too long: {} steps (rules {} keep applying)", step + 1,
+                                     recent_rules(recent)));
   }
 }
 

@@ -27,6 +27,9 @@ namespace splgen::rewrite {
 // the rules that were applied last (a rule set that keeps growing the formula).
 inline constexpr int64_t kMaxRewriteGrowth = 16;
 inline constexpr int64_t kMaxRewriteNodes = 8192;
+// ... and the sum of the formula's sizes over all steps is bounded by this (each step costs
+// time in the size of the formula). A formula that comes back is refused at once (a cycle).
+inline constexpr int64_t kMaxRewriteWork = int64_t(1) << 24;
 
 // One rewrite step of rewrite_to_fixpoint, or nothing when no rule applies. `applied`, if
 // given, receives the rule that was applied.
