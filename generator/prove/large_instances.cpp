@@ -142,9 +142,13 @@ LargeCheckResult check_large_instances(const Rule &rule, const CheckOptions &opt
                                          rhs->cols, lhs->rows, lhs->cols);
         return res;
       }
-      std::uniform_real_distribution<double> u(-1.0, 1.0);
       std::vector<cplx> x(std::size_t(lhs->cols));
-      for (cplx &v : x) v = cplx(u(rng), u(rng));
+      uint64_t state = rng();  // xorshift: millions of entries, cheaply
+      auto next = [&state] {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return double(state >> 11) * 0x1.0p-52 - 1.0;  // in [-1, 1)
+      };
+      for (cplx &v : x) v = cplx(next(), next());
       std::vector<cplx> want = apply_spl(lhs, x), got = apply_spl(rhs, x);
       std::vector<cplx> diff(want.size());
       for (std::size_t i = 0; i < want.size(); ++i) diff[i] = want[i] - got[i];

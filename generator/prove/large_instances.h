@@ -20,10 +20,10 @@ namespace splgen::prove {
 
 inline constexpr int64_t kLargeMaxSize = int64_t(1) << 20;
 // Rules that call @functions: their tables may cost O(n^2) to build (Rader), so smaller.
-inline constexpr int64_t kLargeMaxSizeWithCalls = int64_t(1) << 11;
+inline constexpr int64_t kLargeMaxSizeWithCalls = int64_t(1) << 10;
 inline constexpr int kLargeInstances = 3;
 // The sum of the sizes of one rule's large instances: keeps `rules check rules/` fast.
-inline constexpr int64_t kLargeBudget = int64_t(3) << 19;
+inline constexpr int64_t kLargeBudget = int64_t(1) << 20;
 inline constexpr int kLargeAttempts = 1000;
 
 struct LargeCheckResult {
