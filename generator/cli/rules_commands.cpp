@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "generator/driver/pipeline.h"
 #include "generator/expand/expand.h"
 #include "generator/ir/print.h"
 #include "generator/lower/merge_loops.h"
@@ -43,7 +44,8 @@ int rules_check(const std::vector<std::string> &paths, int64_t max_size) {
     prove::CheckResult r = prove::check_rule(*rule, options);
     if (r.ok) {
       ++ok;
-      std::cout << fmt::format("{}: {}: ok ({} instances)\n", location(*rule), rule->name, r.instances);
+      std::cout << fmt::format("{}: {}: ok ({} instances{})\n", location(*rule), rule->name, r.instances,
+                               r.large_instances ? fmt::format(" + {} large", r.large_instances) : "");
     } else {
       ++failed;
       std::cout << fmt::format("{}: {}: FAIL: {}\n", location(*rule), rule->name,
@@ -73,6 +75,8 @@ int rewrite(const std::string &formula, const std::vector<std::string> &rule_fil
   Spl f = parse::parse_formula(formula);
   rewrite::RuleLibrary library;
   for (const std::string &file : rule_files) library.load(file);
+  driver::prove_rules(library.all());  // as gen does: a false rule is refused, not applied
+  driver::prove_environment_rules();
   for (const RuleFile &file : expand::shipped_rules().files()) library.add_file(file);
   std::vector<const Rule *> formula_rules, sigma_rules;
   for (const Rule *rule : library.all()) {

@@ -4,7 +4,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "backends/registry.h"
 #include "generator/driver/builtin_backends.h"
@@ -121,17 +124,56 @@ const backends::Backend &backend_of(const GenOptions &options) {
   return *b;
 }
 
-// The rules in force: --rules files, each rule proved before it is used (a false rule would
-// generate wrong code), then the shipped rules.
-void load_rules(Compilation &c) {
-  if (c.options.rule_files.empty()) return;
-  for (const std::string &file : c.options.rule_files) c.library.load(file);
-  for (const Rule *rule : c.library.all()) {
+}  // namespace
+
+void prove_rules(const std::vector<const Rule *> &rules) {
+  for (const Rule *rule : rules) {
     prove::CheckResult check = prove::check_rule(*rule);
     if (!check.ok)
       throw FormulaError(fmt::format("{}:{}: rule {} does not hold: {}", rule->pos.file, rule->pos.line, rule->name,
                                      check.error.empty() ? "counterexample " + check.counterexample : check.error));
   }
+}
+
+namespace {
+
+// The built-in rules (proved by the test suite), by set, name and text.
+std::set<std::tuple<std::string, std::string, std::string>> builtin_rule_texts() {
+  std::set<std::tuple<std::string, std::string, std::string>> out;
+  try {
+    rewrite::RuleLibrary builtin;
+    builtin.load(rewrite::builtin_rules_dir());
+    for (const Rule *r : builtin.all()) out.insert({r->family, r->name, r->text});
+  } catch (const std::exception &) {
+    // no built-in rules here: every rule of $SPLGEN_RULES is proved
+  }
+  return out;
+}
+
+}  // namespace
+
+void prove_environment_rules() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (rewrite::rules_dir_from_environment().empty()) return;
+    const auto builtin = builtin_rule_texts();
+    std::vector<const Rule *> unproved;
+    for (const Rule *r : expand::shipped_rules().all())
+      if (!builtin.count({r->family, r->name, r->text})) unproved.push_back(r);
+    prove_rules(unproved);
+  });
+}
+
+namespace {
+
+// The rules in force: --rules files, then the shipped rules (from $SPLGEN_RULES: proved
+// too). Every rule that is not built in is proved before it is used (a false rule would
+// generate wrong code).
+void load_rules(Compilation &c) {
+  prove_environment_rules();
+  if (c.options.rule_files.empty()) return;
+  for (const std::string &file : c.options.rule_files) c.library.load(file);
+  prove_rules(c.library.all());
   for (const RuleFile &f : expand::shipped_rules().files()) c.library.add_file(f);
 }
 

@@ -80,6 +80,13 @@ expand::ExpandOptions expand_options(const GenOptions &options);
 // The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
 std::vector<int> allowed_vector_widths(const GenOptions &options);
 
+// Proves each rule (prove::check_rule); FormulaError "FILE:LINE: rule NAME does not hold:
+// ..." for the first false one. The pipeline proves --rules files before using them.
+void prove_rules(const std::vector<const Rule *> &rules);
+// Rules read from $SPLGEN_RULES are proved like --rules files (once per process); those
+// identical to a built-in rule (same set, name and text) are trusted: the tests prove them.
+void prove_environment_rules();
+
 // "splgen_dft1024" / "splgen_idft48_f": a C identifier derived from the spec.
 std::string default_kernel_name(const Spl &spec, const GenOptions &options);
 

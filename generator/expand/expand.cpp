@@ -245,7 +245,16 @@ std::vector<const Rule *> breakdown_rules(const rewrite::RuleLibrary &library) {
 const rewrite::RuleLibrary &shipped_rules() {
   static rewrite::RuleLibrary library;
   static std::once_flag once;
-  std::call_once(once, [] { library.load(rewrite::default_rules_dir()); });
+  std::call_once(once, [] {
+    const std::string dir = rewrite::default_rules_dir();
+    rewrite::RuleLibrary loaded;
+    loaded.load(dir);
+    // Without rules every DFT would silently become an O(n^2) loop.
+    if (loaded.all().empty())
+      throw FormulaError(fmt::format("{}{}: no rule found (no *.rules file, or only empty ones)",
+                                     rewrite::rules_dir_from_environment().empty() ? "" : "SPLGEN_RULES=", dir));
+    library = std::move(loaded);
+  });
   return library;
 }
 

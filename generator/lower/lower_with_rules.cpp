@@ -65,7 +65,13 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules) {
                                                                      kids.begin() + std::ptrdiff_t(to)));
       return tagged ? make_tagged(g->tag, x) : x;
     };
-    for (std::size_t len = kids.size() - 1; len >= 2; --len)
+    // Only lengths some rule's chain pattern can match (piece() copies: O(k) each).
+    rewrite::ChainLengths lengths = rewrite::sub_chain_lengths(sigma_rules, [&](const Rule &r) -> const Term * {
+      if (tagged && (r.lhs.kind != SplKind::Tagged || r.lhs.tag != g->tag.kind)) return nullptr;
+      const Term &pattern = tagged ? r.lhs.children.front() : r.lhs;
+      return rewrite::chain_pattern_for(pattern, chain) ? &pattern : nullptr;
+    });
+    for (std::size_t len = std::min(kids.size() - 1, lengths.max); len >= std::max<std::size_t>(2, lengths.min); --len)
       for (std::size_t i = 0; i + len <= kids.size(); ++i) {
         std::optional<Sigma> middle = lower_by_rule(piece(i, i + len), &chain);
         if (!middle) continue;

@@ -52,6 +52,11 @@ bool may_overlap(const Idx &p, const Idx &q, int var, int width) {
   return lanes_apart > -width && lanes_apart < width;
 }
 
+// Dependences are found between every two statements of a run, so a longer run (a
+// product of thousands of unrolled stages) is scheduled in pieces of this many; unrolled
+// codelets (n <= 32) are far shorter.
+constexpr std::size_t kMaxScheduledRun = 2048;
+
 class RunScheduler {
  public:
   RunScheduler(const std::vector<Stmt> &run, int var, int width) : run_(run), var_(var), width_(width) {}
@@ -202,6 +207,7 @@ class Scheduler : public LoopMutator {
     for (const Stmt &t : body) {
       if (t->kind == StmtKind::Assign || t->kind == StmtKind::Store) {
         run.push_back(t);
+        if (run.size() >= kMaxScheduledRun) flush();
         continue;
       }
       flush();

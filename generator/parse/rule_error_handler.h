@@ -93,6 +93,9 @@ class rule_error_handler {
     return cache_.get_positions()[std::size_t(ast.id_first)];
   }
 
+  // Where the input starts (offsets of nodes are counted from here).
+  Iterator first() const { return cache_.first(); }
+
   // The number of lines, and the text of the 1-based line `line` (without its '\n').
   std::size_t line_count() const { return line_starts_.size(); }
   std::string line_text(std::size_t line) const {

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "generator/ir/size_arith.h"
 #include "generator/parse/rule_ast.h"
 #include "generator/parse/rule_error_handler.h"
 #include "generator/parse/rule_grammar.h"
@@ -91,6 +92,14 @@ class converter {
 
  private:
   SourcePos pos(const x3::position_tagged &node) const { return handler_.position_of(node); }
+
+ public:
+  // The offset of a node in the input.
+  std::size_t offset(const x3::position_tagged &node) const {
+    return std::size_t(std::distance(handler_.first(), handler_.iterator_of(node)));
+  }
+
+ private:
 
   void check_depth(int depth, const SourcePos &at, const char *what) const {
     if (depth > kMaxDepth)
@@ -212,7 +221,12 @@ class converter {
   }
   SizeExpr size(const rule_ast::size_expr &node, const SourcePos &at) const {
     int depth = 0;
-    return size(node, at, depth);
+    SizeExpr e = size(node, at, depth);
+    // A constant part that overflows or divides by zero can never have a value.
+    if (std::optional<SizeResult> c = fold_size_constant(e);
+        c && (c->fault == SizeFault::Overflow || c->fault == SizeFault::DivisionByZero))
+      handler_.fail_at(at, fmt::format("size expression {}", size_fault_text(c->fault)));
+    return e;
   }
 
   // ---------------------------------------------------------------- formulas
@@ -470,11 +484,8 @@ auto run(std::string_view text, const std::string &path, const Grammar &grammar,
 namespace parse {
 
 // The rule's text as written, "LEFT => RIGHT [if ...]", comments dropped and whitespace
-// collapsed: from after "rule NAME:" at `pos` to the terminating ';' (or the end).
-std::string rule_text(std::string_view text, const SourcePos &pos) {
-  std::size_t offset = 0;
-  for (int line = 1; line < pos.line && offset < text.size(); ++offset)
-    if (text[offset] == '\n') ++line;
+// collapsed: from after "rule NAME:" at `offset` to the terminating ';' (or the end).
+std::string rule_text(std::string_view text, std::size_t offset) {
   std::size_t colon = text.find(':', offset);
   if (colon == std::string_view::npos) return "";
   std::string out;
@@ -507,7 +518,7 @@ RuleFile parse_rule_file(std::string_view text, const std::string &path) {
     for (const rule_ast::statement &statement : tree) {
       if (const auto *decl = boost::get<rule_ast::rule_decl>(&statement.get())) {
         Rule rule = convert.rule(*decl, family);
-        rule.text = rule_text(text, rule.pos);
+        rule.text = rule_text(text, convert.offset(*decl));
         auto [it, fresh] = rule_names.emplace(rule.name, rule.pos);
         if (!fresh)
           throw RuleSyntaxError(rule.pos, fmt::format("duplicate rule name '{}' (first defined at line {})",
@@ -529,8 +540,9 @@ RuleFile parse_rule_file(std::string_view text, const std::string &path) {
 Rule parse_rule(std::string_view text, const std::string &path) {
   rule_ast::rule_decl tree;
   return run(text, path, single_rule_text(), tree, [&](const rule_grammar::error_handler_type &handler) {
-    Rule rule = converter(handler).rule(tree, family_of(path));
-    rule.text = rule_text(text, rule.pos);
+    converter convert(handler);
+    Rule rule = convert.rule(tree, family_of(path));
+    rule.text = rule_text(text, convert.offset(tree));
     return rule;
   });
 }

@@ -12,6 +12,8 @@
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
+#include "generator/prove/large_instances.h"
+#include "generator/prove/size_tuples.h"
 #include "generator/rewrite/size_expr.h"
 
 namespace splgen::prove {
@@ -68,19 +70,6 @@ LeftSide instantiate_left(const Rule &rule, const Match &m) {
     l.rows = l.spl->rows, l.cols = l.spl->cols;
   }
   return l;
-}
-
-// Every tuple of positive integers of the given length with product <= bound.
-void tuples(std::size_t n, int64_t bound, std::vector<int64_t> &cur, std::vector<std::vector<int64_t>> &out) {
-  if (cur.size() == n) {
-    out.push_back(cur);
-    return;
-  }
-  for (int64_t v = 1; v <= bound; ++v) {
-    cur.push_back(v);
-    tuples(n, bound / v, cur, out);
-    cur.pop_back();
-  }
 }
 
 double frobenius(const Matrix &m) {
@@ -149,14 +138,6 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       names.push_back(name + ".rows");
       names.push_back(name + ".cols");
     }
-  std::vector<std::vector<int64_t>> all;
-  std::vector<int64_t> cur;
-  tuples(names.size(), options.max_size, cur, all);
-  std::stable_sort(all.begin(), all.end(), [](const std::vector<int64_t> &x, const std::vector<int64_t> &y) {
-    int64_t sx = std::accumulate(x.begin(), x.end(), int64_t(0)), sy = std::accumulate(y.begin(), y.end(), int64_t(0));
-    return sx != sy ? sx < sy : x < y;
-  });
-
   std::map<std::pair<int64_t, int64_t>, Spl> zeros;
   auto stand_in = [&](int64_t r, int64_t c) {
     if (r == c) return make_identity(r);
@@ -171,19 +152,22 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
   std::mt19937 rng(options.seed);
   double spent = 0;
   const bool sigma = is_sigma_term(rule.rhs) || is_sigma_rule(rule);
-  for (const std::vector<int64_t> &tuple : all) {
-    if (res.instances >= max_instances) break;
+  bool stop = false;
+  // One size tuple: false ends the walk (a verdict, or enough instances).
+  auto try_tuple = [&](const std::vector<int64_t> &tuple) -> bool {
+    if (res.instances >= max_instances) return false;
     Match m;
-    for (std::size_t i = 0; i < size_names.size(); ++i) m.sizes[names[i]] = tuple[i];
+    for (std::size_t i = 0; i < size_names.size(); ++i) m.sizes.emplace_hint(m.sizes.end(), names[i], tuple[i]);
+    try {
+      if (!conditions_hold(rule, m)) return true;
+    } catch (const FormulaError &e) {
+      res.error = e.what();
+      stop = true;
+      return false;
+    }
     std::string label;
     for (std::size_t i = 0; i < size_names.size(); ++i)
       label += fmt::format("{}{}={}", label.empty() ? "" : ", ", names[i], tuple[i]);
-    try {
-      if (!conditions_hold(rule, m)) continue;
-    } catch (const FormulaError &e) {
-      res.error = e.what();
-      return res;
-    }
     // Formula variables: first cheap stand-ins of their shapes (an identity, or a zero
     // matrix shared by all instances) to see whether this is an instance at all, then
     // random dense matrices.
@@ -215,21 +199,21 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       shapes.push_back({r, c});
       m.formulas[name] = info.diagonal ? random_diagonal(r, rng) : stand_in(r, c);
     }
-    if (!shapes_ok) continue;
+    if (!shapes_ok) return true;
     LeftSide lhs;
     try {
       lhs = instantiate_left(rule, m);
     } catch (const FormulaError &) {
-      continue;  // not an instance (a root not coprime to its size, a stride not dividing ...)
+      return true;  // not an instance (a root not coprime to its size, a stride not dividing ...)
     } catch (const std::logic_error &) {
-      continue;  // Sigma-SPL whose index functions leave their ranges for these sizes
+      return true;  // Sigma-SPL whose index functions leave their ranges for these sizes
     }
-    if (lhs.rows > options.max_size || lhs.cols > options.max_size) continue;
+    if (lhs.rows > options.max_size || lhs.cols > options.max_size) return true;
     // The work of the dense checks grows like rows*cols*max(rows, cols); beyond the budget
     // only cheaper instances are compared (the first one always is).
     // (Sigma-SPL right sides cost about four times as much: their loop code is interpreted.)
     double cost = double(lhs.rows) * double(lhs.cols) * double(std::max(lhs.rows, lhs.cols)) * (sigma ? 4 : 1);
-    if (res.instances > 0 && spent + cost > kCheckBudget) continue;
+    if (res.instances > 0 && spent + cost > kCheckBudget) return true;
     spent += cost;
     if (!formula_vars.empty()) {
       std::size_t i = 0;
@@ -240,7 +224,7 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
       try {
         lhs = instantiate_left(rule, m);
       } catch (const FormulaError &) {
-        continue;
+        return true;
       }
     }
     ++res.instances;
@@ -261,16 +245,30 @@ CheckResult check_rule_limited(const Rule &rule, const CheckOptions &options, in
           res.counterexample = std::isinf(err) ? fmt::format("{}: the right side is {}x{}, the left side {}x{}{}", label,
                                                              g.rows, g.cols, want.rows, want.cols, what)
                                                : fmt::format("{}: max abs error {:.3g}{}", label, err, what);
-          return res;
+          stop = true;
+          return false;
         }
       }
     } catch (const std::exception &e) {
       res.error = fmt::format("{}: the right side does not instantiate or lower: {}", label.empty() ? "(no sizes)" : label, e.what());
-      return res;
+      stop = true;
+      return false;
     }
-  }
+    return true;
+  };
+  const int64_t visited = for_each_size_tuple(names.size(), options.max_size, kMaxCheckTuples, try_tuple);
+  if (stop) return res;
   if (res.instances == 0) {
-    res.error = fmt::format("no instance satisfies the conditions up to size {}", options.max_size);
+    res.error = visited >= kMaxCheckTuples
+                    ? fmt::format("no instance among the first {} size tuples up to size {}", kMaxCheckTuples,
+                                  options.max_size)
+                    : fmt::format("no instance satisfies the conditions up to size {}", options.max_size);
+    return res;
+  }
+  LargeCheckResult large = check_large_instances(rule, options);
+  res.large_instances = large.instances;
+  if (!large.counterexample.empty()) {
+    res.counterexample = large.counterexample;
     return res;
   }
   res.ok = true;

@@ -65,6 +65,9 @@ class RuleLibrary {
 // when the program runs as PREFIX/bin/NAME (an installed splgen), else the source tree's
 // rules/ (compiled in as SPLGEN_RULES_DIR).
 std::string default_rules_dir();
+// $SPLGEN_RULES, or "" when unset; and the directory used without it.
+std::string rules_dir_from_environment();
+std::string builtin_rules_dir();
 
 // Applies the rules (in order, at every subformula, outermost first) until none applies.
 // Only rules with SPL right sides take part. Throws FormulaError after max_steps rewrites.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "generator/parse/rule_parser.h"
 
@@ -36,24 +38,21 @@ void RuleLibrary::add_file(RuleFile file) {
   for (Rule &r : file.rules)
     if (r.family.empty()) r.family = stem;
   // A file's rules form the set named by its stem, together with earlier files of that stem.
-  std::vector<const Rule *> family;
+  std::unordered_map<std::string, const Rule *> family;
   for (const RuleFile &f : files_)
     if (rule_file_stem(f.path) == stem)
-      for (const Rule &r : f.rules) family.push_back(&r);
+      for (const Rule &r : f.rules) family.emplace(r.name, &r);
   for (const Rule &r : file.rules) {
-    auto same = std::find_if(family.begin(), family.end(), [&](const Rule *o) { return o->name == r.name; });
-    if (same != family.end())
+    auto [same, fresh] = family.emplace(r.name, &r);
+    if (!fresh)
       throw RuleSyntaxError(r.pos, fmt::format("rule {} is defined twice in set {} (first at {})", r.name, stem,
-                                               at((*same)->pos)));
-    family.push_back(&r);
+                                               at(same->second->pos)));
   }
   for (const RuleSetDecl &set : file.sets) {  // (unknown names are reported by set(): they may come later)
-    std::vector<std::string> seen;
-    for (const std::string &name : set.rules) {
-      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+    std::unordered_set<std::string> seen;
+    for (const std::string &name : set.rules)
+      if (!seen.insert(name).second)
         throw RuleSyntaxError(set.pos, fmt::format("rule {} appears twice in rule set {}", name, set.name));
-      seen.push_back(name);
-    }
   }
   files_.push_back(std::move(file));
 }
@@ -114,9 +113,13 @@ bool has_set(const RuleLibrary &library, const std::string &name) {
   return false;
 }
 
-std::string default_rules_dir() {
+std::string rules_dir_from_environment() {
+  const char *env = std::getenv("SPLGEN_RULES");
+  return env ? env : "";
+}
+
+std::string builtin_rules_dir() {
   namespace fs = std::filesystem;
-  if (const char *env = std::getenv("SPLGEN_RULES"); env && *env) return env;
   // An installed splgen (PREFIX/bin/splgen) reads PREFIX/share/splgen/rules, so it works
   // without the source tree it was built from.
   std::error_code ec;
@@ -126,6 +129,11 @@ std::string default_rules_dir() {
     if (fs::is_directory(installed, ec)) return installed.lexically_normal().string();
   }
   return SPLGEN_RULES_DIR;
+}
+
+std::string default_rules_dir() {
+  if (std::string env = rules_dir_from_environment(); !env.empty()) return env;
+  return builtin_rules_dir();
 }
 
 }  // namespace splgen::rewrite

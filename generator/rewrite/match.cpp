@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "generator/ir/divisors.h"
 #include "generator/rewrite/functions.h"
 #include "generator/rewrite/match_state.h"
 #include "generator/rewrite/size_expr.h"
@@ -65,13 +66,8 @@ std::vector<TensorOp> tensor_ops(const Term &pattern) {
 }
 
 std::vector<int64_t> divisors_descending(int64_t n) {
-  std::vector<int64_t> d;
-  for (int64_t i = 1; i * i <= n; ++i)
-    if (n % i == 0) {
-      d.push_back(i);
-      if (i * i != n) d.push_back(n / i);
-    }
-  std::sort(d.rbegin(), d.rend());
+  std::vector<int64_t> d = divisors_of(n);
+  std::reverse(d.begin(), d.end());
   return d;
 }
 
@@ -147,7 +143,8 @@ States match_plain_chain(const Term &t, const Spl &f, const State &s) {
       return;
     }
     std::size_t left = ops.size() - i - 1;  // operands after this one, one child each at least
-    for (std::size_t e = c; e + left < kids.size(); ++e) {
+    const std::size_t last = matches_one_child(*ops[i], t.kind) ? c + 1 : kids.size();
+    for (std::size_t e = c; e + left < kids.size() && e < last; ++e) {
       Spl group = e == c ? kids[c]
                          : with_children(f, std::vector<Spl>(kids.begin() + std::ptrdiff_t(c),
                                                              kids.begin() + std::ptrdiff_t(e) + 1));
@@ -332,6 +329,24 @@ std::vector<Match> matches(const Rule &rule, const Sigma &s) {
   std::vector<Match> out;
   for (Match &m : match(rule.lhs, s))
     if (conditions_hold(rule, m)) out.push_back(std::move(m));
+  return out;
+}
+
+bool matches_one_child(const Term &operand, SplKind chain) {
+  switch (operand.kind) {
+    case SplKind::FormulaVar: case SplKind::Transpose: case SplKind::Call: return false;
+    default: return operand.kind != chain && !(chain == SplKind::Fence && operand.kind == SplKind::Compose);
+  }
+}
+
+ChainLengths chain_pattern_lengths(const Term &pattern) {
+  if (pattern.kind != SplKind::Compose && pattern.kind != SplKind::Fence && pattern.kind != SplKind::DirectSum)
+    return {};
+  std::vector<const Term *> ops;
+  flatten(pattern, pattern.kind, ops);
+  ChainLengths out{ops.size(), ops.size()};
+  for (const Term *op : ops)
+    if (!matches_one_child(*op, pattern.kind)) out.max = SIZE_MAX;
   return out;
 }
 

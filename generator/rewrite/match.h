@@ -25,6 +25,8 @@
 //  - Sums, gathers, scatters and diagonals never match SPL (Sigma-SPL patterns are matched
 //    against Sigma-SPL: match_sigma.h).
 #pragma once
+#include <cstdint>
+
 #include "generator/rewrite/engine.h"
 
 namespace splgen::rewrite {
@@ -33,6 +35,20 @@ namespace splgen::rewrite {
 // `*`, Fence for `|`, Tensor for `(x)`, DirectSum for `(+)`), so that contiguous sub-chains
 // of f's children are candidates for it (rewrite strategies).
 bool chain_pattern_for(const Term &pattern, const Spl &f);
+
+// Whether an operand of a chain pattern of kind `chain` can only match one child of the
+// formula's chain, never a group of several (a group is a node of the chain's kind, which
+// only a formula variable, a transpose, a call or a chain of that kind can match).
+bool matches_one_child(const Term &operand, SplKind chain);
+
+// How many children of a chain a chain pattern (*, |, (+); its operands flattened) can
+// match: at least `min`, at most `max` (SIZE_MAX when an operand may take a group). Tensor
+// patterns split identities, so any length: {1, SIZE_MAX}. The strategies try only
+// sub-chains of these lengths (a chain of k children has O(k^2) sub-chains).
+struct ChainLengths {
+  std::size_t min = 1, max = SIZE_MAX;
+};
+ChainLengths chain_pattern_lengths(const Term &pattern);
 
 // Two matches with the same bindings.
 bool same_match(const Match &x, const Match &y);

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "generator/rewrite/match.h"
 #include "generator/rewrite/match_state.h"
 
 namespace splgen::rewrite {
@@ -82,7 +83,8 @@ States match_compose(const Term &t, const Sigma &s, const State &st) {
       return;
     }
     std::size_t left = ops.size() - i - 1;
-    for (std::size_t e = c; e + left < kids.size(); ++e) {
+    const std::size_t last = matches_one_child(*ops[i], SplKind::Compose) ? c + 1 : kids.size();
+    for (std::size_t e = c; e + left < kids.size() && e < last; ++e) {
       Sigma group = e == c ? kids[c]
                            : sigma_compose(std::vector<Sigma>(kids.begin() + std::ptrdiff_t(c),
                                                               kids.begin() + std::ptrdiff_t(e) + 1));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generator/ir/divisors.h"
+#include "generator/ir/size_arith.h"
 #include "generator/ir/spl.h"
 
 namespace splgen::rewrite {
@@ -12,14 +14,16 @@ namespace splgen::rewrite {
 namespace {
 
 std::optional<int64_t> checked_pow(int64_t base, int64_t exp) {
-  if (exp < 0) return std::nullopt;
-  int64_t r = 1;
-  for (int64_t i = 0; i < exp; ++i) {
-    if (__builtin_mul_overflow(r, base, &r)) return std::nullopt;
-    if (i > 64 && (base == 0 || base == 1 || base == -1)) break;  // r is fixed from here on (up to sign)
-  }
-  if (base == -1) return exp % 2 ? -1 : 1;
-  return r;
+  SizeResult r = size_arith(SizeOp::Pow, base, exp);
+  if (!r.ok()) return std::nullopt;
+  return r.value;
+}
+
+// x op y, or nothing when it has no exact 64-bit value (never a trap).
+std::optional<int64_t> arith(SizeOp op, int64_t x, int64_t y = 0) {
+  SizeResult r = size_arith(op, x, y);
+  if (!r.ok()) return std::nullopt;
+  return r.value;
 }
 
 using Solutions = std::optional<std::vector<Bindings>>;
@@ -60,53 +64,39 @@ void dedupe(std::vector<Bindings> &v) {
 
 }  // namespace
 
-std::optional<int64_t> eval_size(const SizeExpr &e, const Bindings &b) {
+SizeResult eval_size_checked(const SizeExpr &e, const Bindings &b) {
   switch (e.op) {
-    case SizeOp::Const: return e.value;
+    case SizeOp::Const: return SizeResult{e.value, SizeFault::None};
     case SizeOp::Var: {
       auto it = b.find(e.name);
-      if (it == b.end()) return std::nullopt;
-      return it->second;
-    }
-    case SizeOp::Neg: {
-      auto x = eval_size(e.args.at(0), b);
-      if (!x) return std::nullopt;
-      return -*x;
+      if (it == b.end()) return SizeResult{0, SizeFault::Unbound};
+      return SizeResult{it->second, SizeFault::None};
     }
     default: break;
   }
-  auto x = eval_size(e.args.at(0), b);
-  if (!x) return std::nullopt;
-  auto y = eval_size(e.args.at(1), b);
-  if (!y) return std::nullopt;
-  int64_t r = 0;
-  switch (e.op) {
-    case SizeOp::Add:
-      if (__builtin_add_overflow(*x, *y, &r)) return std::nullopt;
-      return r;
-    case SizeOp::Sub:
-      if (__builtin_sub_overflow(*x, *y, &r)) return std::nullopt;
-      return r;
-    case SizeOp::Mul:
-      if (__builtin_mul_overflow(*x, *y, &r)) return std::nullopt;
-      return r;
-    case SizeOp::Div:
-      if (*y == 0 || *x % *y != 0) return std::nullopt;
-      return *x / *y;
-    case SizeOp::Mod:
-      if (*y == 0) return std::nullopt;
-      return *y > 0 ? mod64(*x, *y) : *x % *y;
-    case SizeOp::Pow: return checked_pow(*x, *y);
-    default: return std::nullopt;
-  }
+  SizeResult x = eval_size_checked(e.args.at(0), b);
+  if (!x.ok()) return x;
+  if (e.op == SizeOp::Neg) return size_arith(SizeOp::Neg, x.value);
+  SizeResult y = eval_size_checked(e.args.at(1), b);
+  if (!y.ok()) return y;
+  return size_arith(e.op, x.value, y.value);
+}
+
+std::optional<int64_t> eval_size(const SizeExpr &e, const Bindings &b) {
+  SizeResult r = eval_size_checked(e, b);
+  if (!r.ok()) return std::nullopt;
+  return r.value;
 }
 
 int64_t eval_size_or_throw(const SizeExpr &e, const Bindings &b, const std::string &what) {
-  if (auto v = eval_size(e, b)) return *v;
+  SizeResult r = eval_size_checked(e, b);
+  if (r.ok()) return r.value;
   std::set<std::string> vars;
   size_vars(e, vars);
   for (const std::string &v : vars)
     if (!b.count(v)) throw FormulaError(fmt::format("{}: size variable '{}' is not bound", what, v));
+  if (r.fault == SizeFault::Overflow || r.fault == SizeFault::DivisionByZero)
+    throw FormulaError(fmt::format("{}: '{}' {}", what, to_string(e), size_fault_text(r.fault)));
   throw FormulaError(fmt::format("{}: '{}' is not an integer here", what, to_string(e)));
 }
 
@@ -122,33 +112,38 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
       r[e.name] = value;
       return one(r);
     }
-    case SizeOp::Neg: return solve_size(e.args[0], -value, b, positive);
+    // (An equation whose other side has no 64-bit value has no solution.)
+    case SizeOp::Neg: {
+      auto v = arith(SizeOp::Neg, value);
+      return v ? solve_size(e.args[0], *v, b, positive) : none();
+    }
     case SizeOp::Add:
-      if (auto x = known(0)) return solve_size(e.args[1], value - *x, b, positive);
-      if (auto y = known(1)) return solve_size(e.args[0], value - *y, b, positive);
-      return std::nullopt;
-    case SizeOp::Sub:
-      if (auto x = known(0)) return solve_size(e.args[1], *x - value, b, positive);
-      if (auto y = known(1)) return solve_size(e.args[0], value + *y, b, positive);
-      return std::nullopt;
+    case SizeOp::Sub: {
+      const bool add = e.op == SizeOp::Add;
+      std::optional<int64_t> v;
+      int side = 0;
+      if (auto x = known(0)) {  // x + a == value: a = value - x;  x - a == value: a = x - value
+        v = add ? arith(SizeOp::Sub, value, *x) : arith(SizeOp::Sub, *x, value);
+        side = 1;
+      } else if (auto y = known(1)) {  // a + y == value: a = value - y;  a - y == value: a = value + y
+        v = arith(add ? SizeOp::Sub : SizeOp::Add, value, *y);
+      } else {
+        return std::nullopt;
+      }
+      return v ? solve_size(e.args[std::size_t(side)], *v, b, positive) : none();
+    }
     case SizeOp::Mul: {
       for (int side = 0; side < 2; ++side) {
         if (auto x = known(side)) {
           if (*x == 0) return value == 0 ? std::nullopt : none();
-          if (value % *x != 0) return none();
-          return solve_size(e.args[std::size_t(1 - side)], value / *x, b, positive);
+          auto q = arith(SizeOp::Div, value, *x);  // exact, or nothing (INT64_MIN / -1 included)
+          if (!q) return none();
+          return solve_size(e.args[std::size_t(1 - side)], *q, b, positive);
         }
       }
       if (value <= 0) return std::nullopt;  // factorisations of 0 or of negatives: not enumerated
       std::vector<Bindings> out;
-      std::vector<int64_t> divisors;
-      for (int64_t d = 1; d * d <= value; ++d)
-        if (value % d == 0) {
-          divisors.push_back(d);
-          if (d * d != value) divisors.push_back(value / d);
-        }
-      std::sort(divisors.begin(), divisors.end());
-      for (int64_t d : divisors) {
+      for (int64_t d : divisors_of(value)) {
         Solutions s = solve_both(e.args[0], d, e.args[1], value / d, b, positive);
         if (!s) return std::nullopt;
         out.insert(out.end(), s->begin(), s->end());
@@ -164,8 +159,10 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
         return solve_size(e.args[0], r, b, positive);
       }
       if (auto x = known(0)) {
-        if (value == 0 || *x % value != 0) return *x == 0 && value == 0 ? std::nullopt : none();
-        return solve_size(e.args[1], *x / value, b, positive);
+        if (value == 0) return *x == 0 ? std::nullopt : none();
+        auto q = arith(SizeOp::Div, *x, value);
+        if (!q) return none();
+        return solve_size(e.args[1], *q, b, positive);
       }
       return std::nullopt;
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generator/ir/rule.h"
+#include "generator/ir/size_arith.h"
 
 namespace splgen::rewrite {
 
@@ -17,7 +18,9 @@ using Bindings = std::map<std::string, int64_t>;
 // The value of e, or nothing when a variable is unbound, a division is not exact, a
 // divisor or modulus is 0, an exponent is negative, or the arithmetic overflows.
 std::optional<int64_t> eval_size(const SizeExpr &e, const Bindings &b);
-// The value of e; FormulaError naming `what` when it has none.
+// The same, saying why there is no value (generator/ir/size_arith.h).
+SizeResult eval_size_checked(const SizeExpr &e, const Bindings &b);
+// The value of e; FormulaError naming `what` when it has none (an overflow says so).
 int64_t eval_size_or_throw(const SizeExpr &e, const Bindings &b, const std::string &what);
 
 // Every extension of b under which e == value: {} when none, several for factorisations

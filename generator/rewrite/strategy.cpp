@@ -2,11 +2,29 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <unordered_set>
+
 
 #include "generator/rewrite/instantiate.h"
 #include "generator/rewrite/match.h"
 
 namespace splgen::rewrite {
+
+ChainLengths sub_chain_lengths(const std::vector<const Rule *> &rules,
+                               const std::function<const Term *(const Rule &)> &pattern_of) {
+  ChainLengths out{SIZE_MAX, 0};  // empty: no sub-chain is tried
+  for (const Rule *r : rules) {
+    const Term *p = pattern_of(*r);
+    if (!p) continue;
+    ChainLengths l = p->kind == SplKind::FormulaVar ? ChainLengths{} : chain_pattern_lengths(*p);
+    out.min = std::min(out.min, l.min);
+    out.max = std::max(out.max, l.max);
+  }
+  return out;
+}
 
 bool skip_at_tag(const Rule &rule, const Spl &f) {
   return f->kind == SplKind::Tagged && rule.lhs.kind != SplKind::Tagged && rule.lhs.kind != SplKind::FormulaVar;
@@ -44,7 +62,10 @@ std::optional<Spl> rewrite_once(const Spl &f, const std::vector<const Rule *> &r
   if (auto r = apply_first(f, rules, false, f, applied)) return r;
   const std::vector<Spl> &kids = f->children;
   if (is_chain(f) && kids.size() > 2) {
-    for (std::size_t len = kids.size() - 1; len >= 2; --len)
+    ChainLengths lengths = sub_chain_lengths(rules, [&](const Rule &r) -> const Term * {
+      return chain_pattern_for(r.lhs, f) ? &r.lhs : nullptr;
+    });
+    for (std::size_t len = std::min(kids.size() - 1, lengths.max); len >= std::max<std::size_t>(2, lengths.min); --len)
       for (std::size_t i = 0; i + len <= kids.size(); ++i) {
         Spl sub = with_children(f, std::vector<Spl>(kids.begin() + std::ptrdiff_t(i),
                                                     kids.begin() + std::ptrdiff_t(i + len)));
@@ -65,19 +86,77 @@ std::optional<Spl> rewrite_once(const Spl &f, const std::vector<const Rule *> &r
   return std::nullopt;
 }
 
+namespace {
+
+// Nodes of the tree of f (shared subtrees counted each time), counting stops above `cap`.
+int64_t tree_size(const Spl &f, int64_t cap) {
+  int64_t n = 1;
+  for (const Spl &c : f->children) {
+    if (n > cap) break;
+    n += tree_size(c, cap - n);
+  }
+  return n;
+}
+
+int64_t sigma_tree_size(const Sigma &s, int64_t cap) {
+  int64_t n = 1;
+  for (const Sigma &c : s->children) {
+    if (n > cap) break;
+    n += sigma_tree_size(c, cap - n);
+  }
+  return n;
+}
+
+// The distinct names of the last rules applied, most frequent first: the rules that cycle.
+std::string recent_rules(const std::deque<const Rule *> &recent) {
+  std::map<std::string, int> count;
+  for (const Rule *r : recent) ++count[r ? r->name : "?"];
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto &[name, n] : count) order.push_back({-n, name});
+  std::sort(order.begin(), order.end());
+  std::string out;
+  for (const auto &[n, name] : order) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+}  // namespace
+
 Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps) {
   std::vector<const Rule *> spl_rules;
   for (const Rule *r : rules)
     if (!is_sigma_term(r->rhs)) spl_rules.push_back(r);
+  // Progress bounds: each step costs time in the size of the formula, so a rule set that
+  // keeps growing it is stopped by size long before max_steps; one that cycles (A -> B -> A)
+  // is stopped when a formula comes back; and the total work is bounded.
+  const int64_t start = tree_size(f, kMaxRewriteGrowth * kMaxRewriteNodes);
+  const int64_t max_nodes = std::max(kMaxRewriteNodes, kMaxRewriteGrowth * start);
+  std::deque<const Rule *> recent;
+  std::unordered_set<Spl, SplHash, SplEqual> seen{f};
+  int64_t work = 0;
   Spl current = f;
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
     std::optional<Spl> next = rewrite_once(current, spl_rules, &applied);
     if (!next) return current;
+    recent.push_back(applied);
+    if (recent.size() > 32) recent.pop_front();
     if (step >= max_steps)
-      throw FormulaError(fmt::format("rewriting did not reach a fixpoint after {} steps (rule {} still applies)",
-                                     max_steps, applied ? applied->name : "?"));
+      throw FormulaError(fmt::format("rewriting did not reach a fixpoint after {} steps (rules {} keep applying)",
+                                     max_steps, recent_rules(recent)));
     current = *next;
+    const int64_t size = tree_size(current, max_nodes);
+    if (size > max_nodes)
+      throw FormulaError(fmt::format("rewriting does not terminate: the formula grew from {} to over {} nodes "
+                                     "after {} steps (rules {} keep applying)",
+                                     start, max_nodes, step + 1, recent_rules(recent)));
+    if (!seen.insert(current).second)
+      throw FormulaError(fmt::format("rewriting does not terminate: after {} steps the formula is one it was before "
+                                     "(rules {} undo each other)",
+                                     step + 1, recent_rules(recent)));
+    if ((work += size) > kMaxRewriteWork)
+      throw FormulaError(fmt::format("rewriting takes too long: {} steps over formulas of up to {} nodes (rules {} "
+                                     "keep applying)",
+                                     step + 1, max_nodes, recent_rules(recent)));
   }
 }
 
@@ -117,7 +196,10 @@ std::optional<Sigma> rewrite_sigma_once(const Sigma &s, const std::vector<const 
   if (auto r = apply_first_sigma(s, rules, lower, applied)) return r;
   const std::vector<Sigma> &kids = s->children;
   if (s->kind == SigmaKind::Compose && kids.size() > 2) {
-    for (std::size_t len = kids.size() - 1; len >= 2; --len)
+    ChainLengths lengths = sub_chain_lengths(rules, [](const Rule &r) -> const Term * {
+      return r.lhs.kind == SplKind::Compose || r.lhs.kind == SplKind::FormulaVar ? &r.lhs : nullptr;
+    });
+    for (std::size_t len = std::min(kids.size() - 1, lengths.max); len >= std::max<std::size_t>(2, lengths.min); --len)
       for (std::size_t i = 0; i + len <= kids.size(); ++i) {
         Sigma sub = sigma_compose(std::vector<Sigma>(kids.begin() + std::ptrdiff_t(i), kids.begin() + std::ptrdiff_t(i + len)));
         if (auto r = apply_first_sigma(sub, rules, lower, applied)) {
@@ -145,14 +227,34 @@ Sigma rewrite_sigma_to_fixpoint(const Sigma &s, const std::vector<const Rule *> 
   for (const Rule *r : rules)
     if (is_sigma_rule(*r)) sigma_rules.push_back(r);
   Sigma current = renumber_loops(s);
+  // The same progress bound as rewrite_to_fixpoint.
+  const int64_t start = sigma_tree_size(current, kMaxRewriteGrowth * kMaxRewriteNodes);
+  const int64_t max_nodes = std::max(kMaxRewriteNodes, kMaxRewriteGrowth * start);
+  std::deque<const Rule *> recent;
+  std::unordered_set<Sigma, SigmaHash, SigmaEqual> seen{current};
+  int64_t work = 0;
   for (int step = 0;; ++step) {
     const Rule *applied = nullptr;
     std::optional<Sigma> next = rewrite_sigma_once(current, sigma_rules, lower, &applied);
     if (!next) return current;
+    recent.push_back(applied);
+    if (recent.size() > 32) recent.pop_front();
     if (step >= max_steps)
-      throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rule {} still applies)",
-                                     max_steps, applied ? applied->name : "?"));
+      throw FormulaError(fmt::format("rewriting Sigma-SPL did not reach a fixpoint after {} steps (rules {} keep applying)",
+                                     max_steps, recent_rules(recent)));
     current = renumber_loops(*next);
+    const int64_t size = sigma_tree_size(current, max_nodes);
+    if (size > max_nodes)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL does not terminate: it grew from {} to over {} nodes after {} "
+                                     "steps (rules {} keep applying)",
+                                     start, max_nodes, step + 1, recent_rules(recent)));
+    if (!seen.insert(current).second)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL does not terminate: after {} steps it is what it was before "
+                                     "(rules {} undo each other)",
+                                     step + 1, recent_rules(recent)));
+    if ((work += size) > kMaxRewriteWork)
+      throw FormulaError(fmt::format("rewriting Sigma-SPL takes too long: {} steps (rules {} keep applying)", step + 1,
+                                     recent_rules(recent)));
   }
 }
 

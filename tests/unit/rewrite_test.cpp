@@ -455,13 +455,22 @@ TEST(RewriteStrategy, TagKeptWhenAnUntaggedRuleAppliesBelowIt) {
 }
 
 TEST(RewriteStrategy, MaxStepsIsAnError) {
-  // L(N, s) => L(N, N/s) flips forever.
+  // L(N, s) => L(N, N/s) flips forever: refused as soon as a formula comes back.
   Rule flip = make_rule("flip", L(V("N"), V("s")), L(V("N"), V("N") / V("s")));
   try {
     rewrite_to_fixpoint(make_stride(6, 2), {&flip}, 50);
     FAIL() << "expected FormulaError";
   } catch (const FormulaError &e) {
     EXPECT_NE(std::string(e.what()).find("flip"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is one it was before"), std::string::npos) << e.what();
+  }
+  // DFT(101, k) => DFT(101, k+1) comes back only after 100 steps: the step bound fires first.
+  Rule rotate = make_rule("rotate", DFT(V("n"), V("k")), DFT(V("n"), V("k") + C(1)));
+  try {
+    rewrite_to_fixpoint(make_dft(101), {&rotate}, 50);
+    FAIL() << "expected FormulaError";
+  } catch (const FormulaError &e) {
+    EXPECT_NE(std::string(e.what()).find("rotate"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("50"), std::string::npos) << e.what();
   }
   // A rule that rewrites a formula into itself is not a step: it terminates.
