@@ -46,6 +46,8 @@ int show(const WisdomArgs &a) {
 // Every entry of the OTHER files is proved before it is merged (search::entry_problem); one that
 // does not hold is left out with a line naming its file, and never replaces a good one.
 int merge(const WisdomArgs &a) {
+  load(a.file, false);  // a corrupt or unwritable target is reported before anything is proved
+  check_writable("wisdom merge", a.file);
   std::vector<search::WisdomEntry> in;
   for (const std::string &other : a.others) {
     for (const search::WisdomEntry &e : load(other, true).entries) {
@@ -57,7 +59,6 @@ int merge(const WisdomArgs &a) {
                                  search::describe_entry(e.key), problem);
     }
   }
-  load(a.file, false);  // a corrupt target is reported before it is replaced
   search::WisdomUpdate u;
   try {
     u = search::update_wisdom(a.file, in);  // proved already: nothing more is left out

@@ -117,6 +117,7 @@ TEST_F(OutputFilesTest, SearchChecksTheWisdomFileFirst) {
     EXPECT_TRUE(contains(r.err, path)) << r.err;
   }
   expect_error({"bench", "DFT(8)", "--csv", dir.file("missing/b.csv"), "--quiet"}, "--csv", 3);
+  expect_error({"wisdom", "merge", dir.file("missing/w.wisdom"), dir.write("w.wisdom", "")}, "missing/w.wisdom", 3);
   expect_error({"bench", "DFT(8)", "--csv", dir.file("b.out"), "--json", dir.file("b.out")}, "same file", 2);
 }
 
