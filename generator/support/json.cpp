@@ -329,7 +329,19 @@ std::string Json::dump() const {
 std::string json_quote(const std::string &s) {
   std::string out;
   out += '"';
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {  // UTF-8 passes; a stray byte (a compiler's banner in another locale) would
+                      // make the file unreadable, so it becomes U+FFFD
+      std::size_t length = utf8_sequence(s, i);
+      if (length == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s, i, length);
+        i += length - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

@@ -66,7 +66,8 @@ class Json {
   std::vector<std::pair<std::string, Json>> members_;
 };
 
-// s as a JSON string literal: quoted, with ", \ and control characters escaped.
+// s as a JSON string literal: quoted, with ", \ and control characters escaped, and a byte
+// that is not part of UTF-8 written as U+FFFD, so that what is written reads back.
 std::string json_quote(const std::string &s);
 
 // Parses one JSON value (surrounded by white space only) in time linear in the text; throws

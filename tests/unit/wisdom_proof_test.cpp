@@ -155,6 +155,7 @@ TEST(WisdomJson, RefusesInvalidUtf8) {
       EXPECT_TRUE(contains(e.what(), "1:2: invalid UTF-8")) << e.what();
     }
   }
+  EXPECT_EQ(parse_json(support::json_quote("a\xC3\xA9\xFF")).as_string(), "a\xC3\xA9\xEF\xBF\xBD");  // U+FFFD
   EXPECT_THROW(parse_json("\"\\ud83d\""), support::JsonError);  // a lone surrogate
   EXPECT_THROW(parse_json("\"\\ude00x\""), support::JsonError);
 }
