@@ -34,17 +34,6 @@ CLI::Validator sizes_validator() {
       "");
 }
 
-// A typo in --csv should not cost a long run: the directory must exist and be writable first.
-void check_writable(const std::string &option, const std::string &path) {
-  if (path.empty()) return;
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
-    throw CommandError(kExitOutput, fmt::format("{}: cannot write '{}': no writable directory '{}'", option, path,
-                                                dir.string()));
-}
-
 // The compiler's first error line is the useful part of a failed compilation.
 std::string first_error(const std::string &output) {
   std::size_t at = output.find("error");
@@ -119,9 +108,10 @@ int run_bench(const BenchArgs &a) {
       return with_wisdom_plan(a.wisdom, spec, g, a.compiler, note);
     };
   }
-  check_writable("--csv", a.csv);
-  check_writable("--json", a.json);
-  check_writable("--plot", a.plot);
+  // A typo in --csv should not cost a long run: the files must be writable before it starts.
+  const std::vector<std::pair<std::string, std::string>> outputs{{"--csv", a.csv}, {"--json", a.json}, {"--plot", a.plot}};
+  check_distinct_outputs(outputs);
+  for (const auto &[option, path] : outputs) check_writable(option, path);
 
   // Progress comes in pieces of one line per size; an error must not start mid-line.
   bool line_open = false;
@@ -145,9 +135,11 @@ int run_bench(const BenchArgs &a) {
   }
 
   std::cout << measure::format_table(result);
-  if (!a.csv.empty()) write_file(a.csv, measure::format_csv(result));
-  if (!a.json.empty()) write_file(a.json, measure::format_json(result));
-  if (!a.plot.empty()) write_file(a.plot, measure::format_svg(result));
+  std::vector<std::pair<std::string, std::string>> files;  // written together, or none of them
+  if (!a.csv.empty()) files.emplace_back(a.csv, measure::format_csv(result));
+  if (!a.json.empty()) files.emplace_back(a.json, measure::format_json(result));
+  if (!a.plot.empty()) files.emplace_back(a.plot, measure::format_svg(result));
+  write_files(files);
   check_stdout();
   return 0;
 }

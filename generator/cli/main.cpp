@@ -202,6 +202,7 @@ void add_dump_after(CLI::App *cmd, Options &o, const std::string &help) {
 // ---- subcommands --------------------------------------------------------------------------
 
 int run_gen(const Options &o) {
+  check_distinct_outputs({{"-o", o.output}, {"--header", o.header}});
   driver::PipelineResult r = driver::run_pipeline(o.spec, gen_options(o));
   std::vector<std::string> stages = resolve_stages(o.dump_after);
   // Dumps go to stderr when the source goes to stdout, and to stdout when it goes to a file.
@@ -209,12 +210,12 @@ int run_gen(const Options &o) {
   std::ostream &dump_out = to_stdout ? std::cerr : std::cout;
   for (const std::string &stage : stages) dump_out << stage_dump(r, stage);
   dump_out.flush();
-  if (to_stdout) {
-    std::cout << r.source;
-  } else {
-    write_file(o.output, r.source);
-  }
-  if (!o.header.empty()) write_file(o.header, r.header);
+  // The source and the header are committed together, after both were written.
+  std::vector<std::pair<std::string, std::string>> files;
+  if (to_stdout) std::cout << r.source;
+  else files.emplace_back(o.output, r.source);
+  if (!o.header.empty()) files.emplace_back(o.header, r.header);
+  write_files(files);
   check_stdout();
   return kExitOk;
 }
@@ -402,7 +403,10 @@ int run(int argc, char **argv) {
 }  // namespace
 }  // namespace splgen::cli
 
-int main(int argc, char **argv) {
+namespace {
+
+// run() with every exception turned into its one-line error and exit code.
+int run_reporting_errors(int argc, char **argv) {
   using namespace splgen;
   using namespace splgen::cli;
   try {
@@ -422,4 +426,21 @@ int main(int argc, char **argv) {
   } catch (...) {
     return report_error("internal error: unknown exception", kExitInternal);
   }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  using namespace splgen::cli;
+  int code = run_reporting_errors(argc, argv);
+  // Whatever a subcommand (or --help, --version) printed must have arrived: a full disk or a
+  // closed pipe is an error, unless one was reported already.
+  if (code == kExitOk || code == kExitVerifyFailed) {
+    try {
+      check_stdout();
+    } catch (const CommandError &e) {
+      code = report_error(e.what(), e.exit_code);
+    }
+  }
+  return code;
 }

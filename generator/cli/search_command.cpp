@@ -137,7 +137,10 @@ int run_search(const SearchArgs &a) {
   o.keep = a.keep;
   o.seed = a.seed;
   o.max_candidates = a.max_candidates;
-  if (!a.wisdom.empty()) load_wisdom_file(a.wisdom);  // a corrupt file is an error before the search, not after
+  if (!a.wisdom.empty()) {  // a corrupt or unwritable file is an error before the search, not after
+    load_wisdom_file(a.wisdom);
+    check_writable("--wisdom", a.wisdom);
+  }
 
   ProgressBar bar(a.quiet);
   search::SearchResult r;
@@ -201,11 +204,14 @@ int run_search(const SearchArgs &a) {
     e.strategy = a.strategy;
     e.date = measure::utc_timestamp();
     e.splgen_version = SPLGEN_VERSION;
+    search::WisdomUpdate u;
     try {
-      search::update_wisdom(a.wisdom, {e});
+      u = search::update_wisdom(a.wisdom, {e});
     } catch (const search::WisdomError &ex) {
       throw CommandError(kExitOutput, ex.what());
     }
+    if (!u.left_out.empty())  // the search checked its plan: this would be a bug
+      throw CommandError(kExitInternal, fmt::format("wisdom {}: {} is not stored", a.wisdom, u.left_out.front()));
     std::cout << "wisdom: " << a.wisdom << "\n";
   }
   check_stdout();

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
@@ -42,16 +43,30 @@ int show(const WisdomArgs &a) {
   return 0;
 }
 
+// Every entry of the OTHER files is proved before it is merged (search::entry_problem); one that
+// does not hold is left out with a line naming its file, and never replaces a good one.
 int merge(const WisdomArgs &a) {
-  search::Wisdom in;
-  for (const std::string &other : a.others) in.merge(load(other, true));
-  load(a.file, false);  // a corrupt target is reported before it is replaced
+  load(a.file, false);  // a corrupt or unwritable target is reported before anything is proved
+  check_writable("wisdom merge", a.file);
+  std::vector<search::WisdomEntry> in;
+  for (const std::string &other : a.others) {
+    for (const search::WisdomEntry &e : load(other, true).entries) {
+      std::string problem = search::entry_problem(e);
+      if (problem.empty())
+        in.push_back(e);
+      else
+        std::cerr << fmt::format("splgen: wisdom {}: the entry for {} is left out: {}\n", other,
+                                 search::describe_entry(e.key), problem);
+    }
+  }
+  search::WisdomUpdate u;
   try {
-    search::Wisdom out = search::update_wisdom(a.file, in.entries);
-    std::cout << fmt::format("{}: {} entr{}\n", a.file, out.entries.size(), out.entries.size() == 1 ? "y" : "ies");
+    u = search::update_wisdom(a.file, in);  // proved already: nothing more is left out
   } catch (const search::WisdomError &e) {
     throw CommandError(kExitOutput, e.what());
   }
+  std::size_t n = u.wisdom.entries.size();
+  std::cout << fmt::format("{}: {} entr{}\n", a.file, n, n == 1 ? "y" : "ies");
   return 0;
 }
 

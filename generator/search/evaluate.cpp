@@ -63,19 +63,12 @@ std::string first_error(const std::string &output) {
 }
 
 template <class T>
-void check_and_time(const Spl &node, int sign, const std::vector<std::size_t> &loaded,
+void check_and_time(const Spl &node, const std::vector<std::size_t> &loaded,
                     const std::vector<void (*)(T *, const T *)> &kernels, std::vector<Evaluation> &out,
                     const EvalOptions &o) {
   const std::size_t n = std::size_t(node->rows), reals = 2 * n;
-  std::mt19937_64 rng{n * 7919 + 1};
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<std::complex<T>> input(n), output(n);
-  for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
-  std::vector<std::complex<T>> reference;
-  if constexpr (std::is_same_v<T, float>)
-    reference = measure::fftwf_dft(input, sign);
-  else
-    reference = measure::fftw_dft(input, sign);
+  const KernelCheck<T> check = kernel_check<T>(node);
+  std::vector<std::complex<T>> output(n);
   using Buffer = std::unique_ptr<T, AlignedFree<T>>;
   std::vector<Buffer> ins, outs;
   std::vector<measure::Workload> runs;
@@ -83,12 +76,12 @@ void check_and_time(const Spl &node, int sign, const std::vector<std::size_t> &l
   for (std::size_t i : loaded) {
     auto *kernel = kernels[i];
     Buffer x = aligned_buffer<T>(reals), y = aligned_buffer<T>(reals);
-    std::copy_n(reinterpret_cast<const T *>(input.data()), reals, x.get());
+    std::copy_n(reinterpret_cast<const T *>(check.input.data()), reals, x.get());
     kernel(y.get(), x.get());
     std::copy_n(y.get(), reals, reinterpret_cast<T *>(output.data()));
-    double err = measure::relative_rms_error(output, reference);
+    double err = check.error(output);
     out[i].error = err;
-    if (!(err <= error_tolerance(o.gen.precision))) {
+    if (!check.passes(err)) {
       out[i].status = Evaluation::Status::Wrong;
       out[i].message = fmt::format("relative RMS error {:.1e} against FFTW3", err);
       continue;
@@ -111,19 +104,46 @@ void check_and_time(const Spl &node, int sign, const std::vector<std::size_t> &l
 
 }  // namespace
 
+int fftw_sign(const Spl &node) {
+  if (node->kind != SplKind::DFT) throw FormulaError("the search times DFT(n) only, not " + print(node));
+  const int64_t n = node->rows;
+  if (n <= 2 || node->b == 1) return -1;
+  if (node->b == n - 1) return 1;
+  throw FormulaError("the search checks kernels against FFTW, which computes DFT(n) and DFT(n,-1), not " + print(node));
+}
+
+template <class T>
+double KernelCheck<T>::error(const std::vector<std::complex<T>> &output) const {
+  return measure::relative_rms_error(output, reference);
+}
+
+template <class T>
+KernelCheck<T> kernel_check(const Spl &node) {
+  const int sign = fftw_sign(node);
+  const std::size_t n = std::size_t(node->rows);
+  KernelCheck<T> c;
+  std::mt19937_64 rng{n * 7919 + 1};
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  c.input.resize(n);
+  for (auto &v : c.input) v = {T(uniform(rng)), T(uniform(rng))};
+  if constexpr (std::is_same_v<T, float>)
+    c.reference = measure::fftwf_dft(c.input, sign);
+  else
+    c.reference = measure::fftw_dft(c.input, sign);
+  c.tolerance = error_tolerance(std::is_same_v<T, float> ? Precision::Float : Precision::Double);
+  return c;
+}
+
+template struct KernelCheck<float>;
+template struct KernelCheck<double>;
+template KernelCheck<float> kernel_check<float>(const Spl &);
+template KernelCheck<double> kernel_check<double>(const Spl &);
+
 std::vector<Evaluation> evaluate_plans(const Spl &node, const std::vector<Plan> &plans, const EvalOptions &o,
                                        const std::function<bool()> &stop) {
   std::vector<Evaluation> out(plans.size());
   if (plans.empty()) return out;
-  if (node->kind != SplKind::DFT) throw FormulaError("the search times DFT(n) only, not " + print(node));
-  const int64_t n = node->rows;
-  int sign;
-  if (n <= 2 || node->b == 1)
-    sign = -1;
-  else if (node->b == n - 1)
-    sign = 1;
-  else
-    throw FormulaError("the search checks kernels against FFTW, which computes DFT(n) and DFT(n,-1), not " + print(node));
+  fftw_sign(node);  // a transform FFTW computes, or a FormulaError before anything is compiled
   const std::string spec_text = print(node);
 
   // Generate every kernel (cheap), each under its own name.
@@ -205,9 +225,9 @@ std::vector<Evaluation> evaluate_plans(const Spl &node, const std::vector<Plan> 
   std::sort(loaded.begin(), loaded.end());
   if (stop && stop()) return out;  // interrupted: nothing is timed half-way
   if (o.gen.precision == Precision::Float)
-    check_and_time<float>(node, sign, loaded, fk, out, o);
+    check_and_time<float>(node, loaded, fk, out, o);
   else
-    check_and_time<double>(node, sign, loaded, dk, out, o);
+    check_and_time<double>(node, loaded, dk, out, o);
   return out;
 }
 

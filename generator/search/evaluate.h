@@ -4,6 +4,7 @@
 // compiler, loaded with dlopen, checked against FFTW3 on a random input, and the correct
 // ones are timed warm and interleaved (median of repetitions, generator/measure/timer.h).
 #pragma once
+#include <complex>
 #include <functional>
 #include <string>
 #include <vector>
@@ -35,6 +36,24 @@ const char *status_name(Evaluation::Status status);  // "ok", "wrong", "compile 
 
 // Largest relative RMS error against FFTW3 a correct kernel may have.
 double error_tolerance(Precision precision);
+
+// The FFTW3 direction of a transform the search checks: -1 for DFT(n), +1 for DFT(n, n-1) (the
+// inverse); a FormulaError for any other formula, which FFTW does not compute.
+int fftw_sign(const Spl &node);
+
+// What a kernel must compute before it counts (a candidate is timed, a stored plan is used):
+// FFTW3's output for one random input (uniform in [-1, 1), seeded by n), within
+// error_tolerance. T is the kernel's precision (float or double).
+template <class T>
+struct KernelCheck {
+  std::vector<std::complex<T>> input, reference;
+  double tolerance = 0;
+  // The relative RMS error of a kernel's output for `input` against `reference`.
+  double error(const std::vector<std::complex<T>> &output) const;
+  bool passes(double error) const { return error <= tolerance; }  // NaN never passes
+};
+template <class T>
+KernelCheck<T> kernel_check(const Spl &node);  // node: DFT(n) or DFT(n, n-1), as fftw_sign
 
 // Compiler runs at once when EvalOptions::jobs is 0: the cores this process may use.
 int default_jobs();

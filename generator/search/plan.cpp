@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "generator/ir/print.h"
+#include "generator/search/evaluate.h"
 
 namespace splgen::search {
 
@@ -22,6 +24,23 @@ Plan default_plan(const std::string &spec_text, const driver::GenOptions &option
   p.tree = "default";
   p.is_default = true;
   return p;
+}
+
+std::string plan_mismatch(const Spl &spec, const Plan &plan, const driver::GenOptions &options) {
+  try {
+    const KernelCheck<double> check = kernel_check<double>(spec);
+    if (plan.formula->rows != spec->rows || plan.formula->cols != spec->cols)
+      return fmt::format("it is {} x {}, not {} x {}", plan.formula->rows, plan.formula->cols, spec->rows, spec->cols);
+    driver::GenOptions g = with_plan(options, plan);
+    g.inverse = false;  // the spec carries its root
+    driver::Compilation c = driver::start(spec, g);
+    driver::run_until(c, driver::Stage::Loops);
+    double error = check.error(interpret(c.program, check.input));
+    if (!check.passes(error)) return fmt::format("it is not {}: relative RMS error {:.1e} against FFTW3", print(spec), error);
+    return "";
+  } catch (const std::exception &e) {
+    return e.what();
+  }
 }
 
 std::string describe_width(int vector_width) { return vector_width > 0 ? fmt::format("w={}", vector_width) : ""; }

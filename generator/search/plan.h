@@ -24,6 +24,12 @@ driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan);
 // (the driver's stages up to Expand).
 Plan default_plan(const std::string &spec_text, const driver::GenOptions &options);
 
+// Why PLAN does not compute SPEC (empty when it does), proved as the search proves its
+// candidates (evaluate.h, KernelCheck: FFTW3's output for a random input) but without a
+// compiler: the plan is lowered with OPTIONS, as `gen` would lower it, and its loop program is
+// interpreted. For plans that do not come from this process's search: wisdom files.
+std::string plan_mismatch(const Spl &spec, const Plan &plan, const driver::GenOptions &options);
+
 // "w=2" / "" : the vector width in short, for tables.
 std::string describe_width(int vector_width);
 

@@ -1,15 +1,11 @@
 #include "generator/search/wisdom.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include <cmath>
+#include <functional>
+#include <unordered_map>
 
 #include "generator/ir/print.h"
 #include "generator/measure/compile.h"
@@ -45,10 +41,21 @@ std::string key_text(const WisdomKey &k) {
          std::to_string(k.threads);
 }
 
-bool key_less(const WisdomKey &a, const WisdomKey &b) {
-  int64_t na = spec_size(a.spec), nb = spec_size(b.spec);
-  if (na != nb) return na < nb;
-  return key_text(a) < key_text(b);
+// Sorts by spec size, then key text; each spec is parsed once, each key printed once.
+void sort_entries(std::vector<WisdomEntry> &entries) {
+  std::unordered_map<std::string, int64_t> sizes;
+  std::vector<std::pair<std::pair<int64_t, std::string>, std::size_t>> order;
+  order.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    auto [at, fresh] = sizes.try_emplace(entries[i].key.spec, 0);
+    if (fresh) at->second = spec_size(entries[i].key.spec);
+    order.push_back({{at->second, key_text(entries[i].key)}, i});
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<WisdomEntry> sorted;
+  sorted.reserve(entries.size());
+  for (const auto &o : order) sorted.push_back(std::move(entries[o.second]));
+  entries = std::move(sorted);
 }
 
 }  // namespace
@@ -59,19 +66,25 @@ const WisdomEntry *Wisdom::find(const WisdomKey &key) const {
   return nullptr;
 }
 
-void Wisdom::merge(const WisdomEntry &entry) {
-  for (WisdomEntry &e : entries) {
-    if (!(e.key == entry.key)) continue;
-    if (e.ns <= 0 || (entry.ns > 0 && entry.ns <= e.ns) || (entry.ns <= 0 && e.ns <= 0)) e = entry;
-    return;
-  }
-  entries.push_back(entry);
-  std::stable_sort(entries.begin(), entries.end(), [](const WisdomEntry &a, const WisdomEntry &b) { return key_less(a.key, b.key); });
+bool is_faster(const WisdomEntry &incoming, const WisdomEntry &old) {
+  return old.ns <= 0 || (incoming.ns > 0 && incoming.ns <= old.ns) || (incoming.ns <= 0 && old.ns <= 0);
 }
 
-void Wisdom::merge(const Wisdom &other) {
-  for (const WisdomEntry &e : other.entries) merge(e);
+void merge_entries(Wisdom &w, const std::vector<WisdomEntry> &more, const ReplaceRule &replaces) {
+  std::unordered_map<std::string, std::size_t> at;  // key text -> index in w.entries
+  at.reserve(w.entries.size() + more.size());
+  for (std::size_t i = 0; i < w.entries.size(); ++i) at.emplace(key_text(w.entries[i].key), i);
+  for (const WisdomEntry &e : more) {
+    auto [it, fresh] = at.try_emplace(key_text(e.key), w.entries.size());
+    if (fresh)
+      w.entries.push_back(e);
+    else if (replaces(e, w.entries[it->second]))
+      w.entries[it->second] = e;
+  }
+  sort_entries(w.entries);
 }
+
+void Wisdom::merge(const std::vector<WisdomEntry> &more) { merge_entries(*this, more, is_faster); }
 
 WisdomKey wisdom_key(const std::string &spec_text, const driver::GenOptions &options, const std::string &compiler) {
   Spl spec = parse::parse_formula(spec_text);
@@ -141,7 +154,8 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
     throw bad(fmt::format("\"version\" is not {}", kVersion));
   const Json *entries = root.find("entries");
   if (!entries || !entries->is_array()) throw bad("\"entries\" is not an array");
-  Wisdom w;
+  std::vector<WisdomEntry> read;
+  read.reserve(entries->items().size());
   std::size_t index = 0;
   for (const Json &j : entries->items()) {
     if (!j.is_object()) throw bad(fmt::format("entry {} is not an object", index));
@@ -159,131 +173,30 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
       if (!v->is_number()) throw bad(fmt::format("entry {}: \"{}\" is not a number", index, name));
       return v->as_number();
     };
+    auto whole = [&](const char *name, int low, int high) -> int {  // absent or null: `low`
+      double v = num(name);
+      if (v == 0 && low > 0) return low;
+      if (!(v >= low && v <= high) || v != std::floor(v))
+        throw bad(fmt::format("entry {}: \"{}\" is not a whole number from {} to {}", index, name, low, high));
+      return int(v);
+    };
     WisdomEntry e;
     e.key = {str("spec"), str("isa"), str("precision"), str("direction"), str("compiler"), str("cpu")};
-    e.key.threads = std::max(1, int(num("threads")));
+    e.key.threads = whole("threads", 1, 4096);
     e.formula = str("formula");
     e.tree = str("tree", false);
-    e.vector_width = int(num("vector_width"));
+    e.vector_width = whole("vector_width", 0, 64);
     e.ns = num("time_ns");
     e.default_ns = num("default_ns");
     e.strategy = str("strategy", false);
     e.date = str("date", false);
     e.splgen_version = str("splgen_version", false);
-    w.merge(e);
+    read.push_back(std::move(e));
     ++index;
   }
+  Wisdom w;
+  w.merge(read);
   return w;
-}
-
-namespace {
-
-std::optional<std::string> read_text(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT) return std::nullopt;
-    throw WisdomError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw WisdomError(fmt::format("{}: cannot read", path));
-  return s.str();
-}
-
-// An exclusive flock on PATH.lock for the life of the object.
-class FileLock {
- public:
-  explicit FileLock(const std::string &path) {
-    std::string lock = path + ".lock";
-    fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw WisdomError(fmt::format("{}: cannot create the lock file: {}", lock, std::strerror(errno)));
-    while (::flock(fd_, LOCK_EX) != 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd_);
-      throw WisdomError(fmt::format("{}: cannot lock: {}", lock, std::strerror(err)));
-    }
-  }
-  ~FileLock() {
-    ::flock(fd_, LOCK_UN);
-    ::close(fd_);
-  }
-  FileLock(const FileLock &) = delete;
-  FileLock &operator=(const FileLock &) = delete;
-
- private:
-  int fd_ = -1;
-};
-
-}  // namespace
-
-Wisdom load_wisdom(const std::string &path) {
-  std::optional<std::string> text = read_text(path);
-  if (!text) return {};
-  return parse_wisdom(*text, path);
-}
-
-Wisdom update_wisdom(const std::string &path, const std::vector<WisdomEntry> &entries) {
-  FileLock lock(path);
-  Wisdom w = load_wisdom(path);
-  for (const WisdomEntry &e : entries) w.merge(e);
-  std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw WisdomError(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
-    std::string text = format_wisdom(w);
-    out.write(text.data(), std::streamsize(text.size()));
-    out.close();
-    if (!out) {
-      ::unlink(tmp.c_str());
-      throw WisdomError(fmt::format("{}: cannot write", tmp));
-    }
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw WisdomError(fmt::format("{}: cannot replace: {}", path, std::strerror(err)));
-  }
-  return w;
-}
-
-Plan entry_plan(const WisdomEntry &e) {
-  Plan p;
-  p.formula = parse::parse_formula(e.formula);
-  p.tree = e.tree;
-  p.vector_width = e.vector_width;
-  return p;
-}
-
-WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text, const driver::GenOptions &options,
-                           const std::string &compiler) {
-  Wisdom w = load_wisdom(path);
-  WisdomKey key = wisdom_key(spec_text, options, compiler);
-  WisdomLookup out;
-  const WisdomEntry *e = w.find(key);
-  if (!e) {
-    bool other = std::any_of(w.entries.begin(), w.entries.end(), [&](const WisdomEntry &x) {
-      return x.key.spec == key.spec && x.key.isa == key.isa && x.key.precision == key.precision;
-    });
-    out.message = other ? fmt::format("wisdom {}: the entries for {} ({}, {}) are for another compiler, CPU or thread count "
-                                      "(stale); using the default plan",
-                                      path, key.spec, key.isa, key.precision)
-                        : fmt::format("wisdom {}: no entry for {} ({}, {}); using the default plan", path, key.spec,
-                                      key.isa, key.precision);
-    return out;
-  }
-  // A plan must parse and be of the spec's size; otherwise it is stale (a hand-edited file,
-  // or a formula this version does not read).
-  try {
-    out.plan = entry_plan(*e);
-    Spl spec = parse::parse_formula(key.spec);
-    if (out.plan->formula->rows != spec->rows || out.plan->formula->cols != spec->cols) throw FormulaError("size differs");
-  } catch (const std::exception &ex) {
-    out.message = fmt::format("wisdom {}: the entry for {} ({}, {}) has an unusable formula ({}); using the default plan",
-                              path, key.spec, key.isa, key.precision, ex.what());
-    out.plan.reset();
-  }
-  return out;
 }
 
 }  // namespace splgen::search

@@ -3,9 +3,11 @@
 // version) and CPU model. docs/search.md describes the format.
 //
 // Two processes may update one file at once: updates hold an exclusive lock (flock on
-// FILE.lock), read the file, merge, write a temporary file beside it and rename it over FILE,
-// so a reader always sees a whole file.
+// FILE.lock, removed afterwards), read the file, merge, write a temporary file beside it and
+// rename it over FILE, so a reader always sees a whole file. A plan read from a file is proved
+// before it is used or merged: a hand-edited or corrupt one never becomes a kernel.
 #pragma once
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -49,11 +51,18 @@ struct Wisdom {
   std::vector<WisdomEntry> entries;  // sorted by key (spec size, then the key's text)
 
   const WisdomEntry *find(const WisdomKey &key) const;
-  // Adds the entry, or replaces the one with its key when the new one is faster (or the old
-  // one has no time).
-  void merge(const WisdomEntry &entry);
-  void merge(const Wisdom &other);
+  // Adds the entries, in order; one replaces the entry of its key when it is faster (or that one
+  // has no time). Sorts once: near-linear in the number of entries.
+  void merge(const std::vector<WisdomEntry> &more);
+  void merge(const WisdomEntry &entry) { merge(std::vector<WisdomEntry>{entry}); }
+  void merge(const Wisdom &other) { merge(other.entries); }
 };
+
+// Wisdom::merge with another rule for when an incoming entry takes the place of the entry of
+// its key (Wisdom::merge's: is_faster).
+using ReplaceRule = std::function<bool(const WisdomEntry &incoming, const WisdomEntry &old)>;
+void merge_entries(Wisdom &w, const std::vector<WisdomEntry> &more, const ReplaceRule &replaces);
+bool is_faster(const WisdomEntry &incoming, const WisdomEntry &old);  // or OLD has no time
 
 // The key of a spec for a target on this machine: `spec_text` parsed (and inverted with
 // options.inverse), the compiler (empty: $CXX, else c++) with its version, cpu_model().
@@ -65,14 +74,33 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file);
 
 // Reads a wisdom file; a missing or empty file is empty wisdom. Throws WisdomError.
 Wisdom load_wisdom(const std::string &path);
-// Merges entries into the file under the lock (read, merge, write temporary, rename). Throws WisdomError.
-Wisdom update_wisdom(const std::string &path, const std::vector<WisdomEntry> &entries);
+
+// Why an entry cannot be used (empty when it can): its spec or formula does not parse, its ISA,
+// precision or direction is not one splgen writes, its time is not a positive number, or its
+// plan does not compute its spec (plan_mismatch, lowered with its key's target). A hand-edited
+// or corrupt entry; remembered per process, so proving one plan twice costs nothing.
+std::string entry_problem(const WisdomEntry &entry);
+
+// Merges entries into the file under the lock (read, merge, write a temporary, fsync, rename;
+// generator/support/atomic_file.h). An entry that cannot be used (entry_problem) is left out,
+// with a line saying why in `left_out`; an entry of the file that cannot be used is replaced by
+// a usable one of its key, whatever their times. Throws WisdomError.
+struct WisdomUpdate {
+  Wisdom wisdom;                      // the file as written
+  std::vector<std::string> left_out;  // "the entry for DFT(64) (scalar, double): REASON"
+};
+WisdomUpdate update_wisdom(const std::string &path, const std::vector<WisdomEntry> &entries);
+
+// "DFT(64) (scalar, double)": an entry in messages.
+std::string describe_entry(const WisdomKey &key);
 
 // The plan of an entry: its formula parsed (parse::ParseError, FormulaError).
 Plan entry_plan(const WisdomEntry &entry);
 
 // What `gen --wisdom` uses: the entry's plan, or nothing with a message saying why (no entry for
-// the key; entries for the spec exist for another compiler or CPU; the formula does not fit).
+// the key; entries for the spec exist for another compiler or CPU; the plan does not parse or
+// does not compute the spec: plan_mismatch, lowered with OPTIONS). Like FFTW, which plans
+// afresh where its wisdom does not apply, splgen then uses its default plan.
 struct WisdomLookup {
   std::optional<Plan> plan;
   std::string message;  // for stderr when plan is empty: "... using the default plan"

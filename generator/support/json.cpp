@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 
 namespace splgen::support {
 
@@ -28,6 +29,40 @@ const Json *Json::find(const std::string &key) const {
 
 namespace {
 
+
+// The length of the well-formed UTF-8 sequence at s[i] (a byte >= 0x80), 0 if there is none
+// (Unicode, table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8_sequence(const std::string &s, std::size_t i) {
+  auto byte = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  auto in = [](unsigned b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; };
+  unsigned b0 = byte(0), b1 = byte(1);
+  std::size_t length = in(b0, 0xC2, 0xDF) ? 2 : in(b0, 0xE0, 0xEF) ? 3 : in(b0, 0xF0, 0xF4) ? 4 : 0;
+  if (length == 0) return 0;
+  unsigned lo = b0 == 0xE0 ? 0xA0 : b0 == 0xF0 ? 0x90 : 0x80;
+  unsigned hi = b0 == 0xED ? 0x9F : b0 == 0xF4 ? 0x8F : 0xBF;
+  if (!in(b1, lo, hi)) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if (!in(byte(k), 0x80, 0xBF)) return 0;
+  return length;
+}
+
+void append_utf8(std::string &out, unsigned code) {
+  if (code < 0x80) {
+    out += char(code);
+  } else if (code < 0x800) {
+    out += char(0xC0 | (code >> 6));
+    out += char(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    out += char(0xE0 | (code >> 12));
+    out += char(0x80 | ((code >> 6) & 0x3F));
+    out += char(0x80 | (code & 0x3F));
+  } else {
+    out += char(0xF0 | (code >> 18));
+    out += char(0x80 | ((code >> 12) & 0x3F));
+    out += char(0x80 | ((code >> 6) & 0x3F));
+    out += char(0x80 | (code & 0x3F));
+  }
+}
 
 class Parser {
  public:
@@ -77,7 +112,8 @@ class Parser {
     char c = s_[i_];
     if (c == '{') {
       ++i_;
-      out = Json::object();
+      std::vector<std::pair<std::string, Json>> members;
+      std::unordered_map<std::string, std::size_t> index;  // name -> place in members
       skip_space();
       if (i_ < s_.size() && s_[i_] == '}') {
         ++i_;
@@ -89,7 +125,12 @@ class Parser {
           skip_space();
           expect(':');
           skip_space();
-          out.set(key, value());
+          Json v = value();
+          auto [at, fresh] = index.try_emplace(key, members.size());
+          if (fresh)
+            members.emplace_back(std::move(key), std::move(v));
+          else
+            members[at->second].second = std::move(v);
           skip_space();
           if (i_ < s_.size() && s_[i_] == ',') {
             ++i_;
@@ -102,6 +143,7 @@ class Parser {
           fail("expected ',' or '}'");
         }
       }
+      out = Json::object(std::move(members));
     } else if (c == '[') {
       ++i_;
       out = Json::array();
@@ -170,6 +212,13 @@ class Parser {
         return out;
       }
       if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        std::size_t length = utf8_sequence(s_, i_);
+        if (length == 0) fail("invalid UTF-8 in a string");
+        out.append(s_, i_, length);
+        i_ += length;
+        continue;
+      }
       if (c != '\\') {
         out += c;
         ++i_;
@@ -188,27 +237,16 @@ class Parser {
         case 'r': out += '\r'; break;
         case 't': out += '\t'; break;
         case 'u': {
-          if (i_ + 4 > s_.size()) fail("bad \\u escape");
-          unsigned code = 0;
-          for (int k = 0; k < 4; ++k) {
-            char h = s_[i_++];
-            code <<= 4;
-            if (h >= '0' && h <= '9') code |= unsigned(h - '0');
-            else if (h >= 'a' && h <= 'f') code |= unsigned(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') code |= unsigned(h - 'A' + 10);
-            else fail("bad \\u escape");
+          unsigned code = hex4();
+          if (code >= 0xDC00 && code <= 0xDFFF) fail("lone surrogate in a \\u escape");
+          if (code >= 0xD800 && code <= 0xDBFF) {  // a pair: \uD83D\uDE00
+            if (s_.compare(i_, 2, "\\u") != 0) fail("lone surrogate in a \\u escape");
+            i_ += 2;
+            unsigned low = hex4();
+            if (low < 0xDC00 || low > 0xDFFF) fail("lone surrogate in a \\u escape");
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
           }
-          // UTF-8 (surrogate pairs are kept as two code points; wisdom text is ASCII anyway).
-          if (code < 0x80) {
-            out += char(code);
-          } else if (code < 0x800) {
-            out += char(0xC0 | (code >> 6));
-            out += char(0x80 | (code & 0x3F));
-          } else {
-            out += char(0xE0 | (code >> 12));
-            out += char(0x80 | ((code >> 6) & 0x3F));
-            out += char(0x80 | (code & 0x3F));
-          }
+          append_utf8(out, code);
           break;
         }
         default:
@@ -216,6 +254,20 @@ class Parser {
           fail("bad escape in a string");
       }
     }
+  }
+
+  unsigned hex4() {
+    if (i_ + 4 > s_.size()) fail("bad \\u escape");
+    unsigned code = 0;
+    for (int k = 0; k < 4; ++k) {
+      char h = s_[i_++];
+      code <<= 4;
+      if (h >= '0' && h <= '9') code |= unsigned(h - '0');
+      else if (h >= 'a' && h <= 'f') code |= unsigned(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F') code |= unsigned(h - 'A' + 10);
+      else fail("bad \\u escape");
+    }
+    return code;
   }
 
   const std::string &s_;
@@ -277,7 +329,19 @@ std::string Json::dump() const {
 std::string json_quote(const std::string &s) {
   std::string out;
   out += '"';
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {  // UTF-8 passes; a stray byte (a compiler's banner in another locale) would
+                      // make the file unreadable, so it becomes U+FFFD
+      std::size_t length = utf8_sequence(s, i);
+      if (length == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s, i, length);
+        i += length - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

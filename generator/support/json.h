@@ -29,6 +29,12 @@ class Json {
   Json(const char *s) : kind_(Kind::String), string_(s) {}
   static Json array() { Json j; j.kind_ = Kind::Array; return j; }
   static Json object() { Json j; j.kind_ = Kind::Object; return j; }
+  // An object of these members, whose names must be distinct (the reader's way: set() is linear).
+  static Json object(std::vector<std::pair<std::string, Json>> members) {
+    Json j = object();
+    j.members_ = std::move(members);
+    return j;
+  }
 
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::Null; }
@@ -60,10 +66,13 @@ class Json {
   std::vector<std::pair<std::string, Json>> members_;
 };
 
-// s as a JSON string literal: quoted, with ", \ and control characters escaped.
+// s as a JSON string literal: quoted, with ", \ and control characters escaped, and a byte
+// that is not part of UTF-8 written as U+FFFD, so that what is written reads back.
 std::string json_quote(const std::string &s);
 
-// Parses one JSON value (surrounded by white space only); throws JsonError.
+// Parses one JSON value (surrounded by white space only) in time linear in the text; throws
+// JsonError, also for strings that are not UTF-8 (RFC 8259). A member name given twice keeps
+// the place of the first and the value of the last.
 Json parse_json(const std::string &text);
 
 }  // namespace splgen::support
