@@ -118,6 +118,8 @@ const backends::Backend &backend_of(const GenOptions &options) {
   if (!b->accepts(options.isa, options.precision))
     throw FormulaError(fmt::format("target '{}' does not print {} kernels for --isa {}", options.target,
                                    options.precision == Precision::Float ? "float" : "double", isa_name(options.isa)));
+  if (!options.name.empty())
+    if (std::string why = b->kernel_name_problem(options.name); !why.empty()) throw FormulaError("--name: " + why);
   return *b;
 }
 
