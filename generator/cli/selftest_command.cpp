@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
@@ -44,6 +47,15 @@ Spl expected_dft(const SelftestArgs &a, const Spl &spec) {
   return dft;
 }
 
+std::string read_source(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open() || std::filesystem::is_directory(path))
+    throw CommandError(kExitUsage, fmt::format("--source: cannot read '{}'", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // The compiler's first error line is the useful part of a failed compilation.
 std::string first_error(const std::string &output) {
   std::size_t at = output.find("error");
@@ -60,6 +72,10 @@ CLI::App *add_selftest_command(CLI::App &app, SelftestArgs &a) {
                   "time shift; Ergun 1995)");
   cmd->add_option("SPEC", a.spec, "Transform to check, e.g. \"DFT(1024)\" (or a formula, with --against)")->required();
   cmd->add_option("--against", a.against, "The DFT the kernel must compute (default: SPEC itself)")->type_name("DFT");
+  cmd->add_option("--source", a.source, "Check the kernel of this C++ file (e.g. from splgen gen) instead of generating it")
+      ->type_name("FILE");
+  cmd->add_option("--name", a.name, "With --source: the kernel's function (default: gen's name for SPEC)")
+      ->type_name("NAME");
   cmd->add_flag("--inverse", a.inverse, "Check the inverse (unnormalised) transform: DFT(n) becomes DFT(n,-1)");
   add_precision_option(cmd, a.precision, "Floating-point type of the kernel (double or float)");
   add_isa_option(cmd, a.isa, "Instruction set of the kernel (this CPU must run it)");
@@ -81,23 +97,38 @@ int run_selftest(const SelftestArgs &a) {
   driver::GenOptions g = gen_options(a, isa);
   driver::Compilation c = driver::start(a.spec, g);
   const Spl dft = expected_dft(a, c.spec);
-  driver::run_until(c, driver::Stage::Code);
+  std::string source, name = a.name;
+  if (a.source.empty()) {
+    if (!a.name.empty()) throw CommandError(kExitUsage, "--name needs --source (selftest names a generated kernel itself)");
+    driver::run_until(c, driver::Stage::Code);
+    source = c.source, name = c.program.name();
+  } else {
+    source = read_source(a.source);
+    if (name.empty()) name = driver::default_kernel_name(c.spec, g);
+  }
 
   kernel::TempDir dir("splgen-selftest");
   std::string flags = a.flags;
-  if (c.program.loops.workers > 1) flags += " " + kernel::threading_flags(g.threading);
-  if (c.program.loops.workers > 1 && g.threading == Threading::OpenMP) kernel::keep_openmp_loaded();
+  const bool threaded = a.source.empty() ? c.program.loops.workers > 1 : a.threads > 1;
+  if (threaded) flags += " " + kernel::threading_flags(g.threading);
+  if (threaded && g.threading == Threading::OpenMP) kernel::keep_openmp_loaded();
   std::string so;
   try {
-    so = kernel::compile_shared_object({dir.write("kernel.cpp", c.source)}, dir.file("kernel.so"), a.compiler, flags);
+    so = kernel::compile_shared_object({dir.write("kernel.cpp", source)}, dir.file("kernel.so"), a.compiler, flags);
   } catch (const kernel::CompileError &e) {
-    bool users = !a.compiler.empty() || a.flags != SelftestArgs{}.flags;  // else a bug in splgen
+    bool users = !a.compiler.empty() || a.flags != SelftestArgs{}.flags || !a.source.empty();  // else a bug in splgen
     throw CommandError(users ? kExitUsage : kExitInternal,
                        fmt::format("cannot compile the kernel: {}: {}", e.command, first_error(e.output)));
   }
   kernel::SharedObject lib(so);
+  void *function = nullptr;
+  try {
+    function = lib.address(name);
+  } catch (const std::runtime_error &) {
+    throw CommandError(kExitUsage, fmt::format("{}: no function '{}' (give --name)", a.source, name));
+  }
   const int64_t n = dft->a;
-  kernel::ApplyKernel apply = kernel::kernel_applier(lib.address(c.program.name()), n, g.precision);
+  kernel::ApplyKernel apply = kernel::kernel_applier(function, n, g.precision);
   kernel::SelftestOptions o{a.rounds, a.seed, a.tolerance};
   std::vector<kernel::SelftestCheck> checks = kernel::selftest_dft(apply, n, dft->b, g.precision, o);
 

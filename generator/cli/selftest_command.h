@@ -3,6 +3,7 @@
 // generator/kernel/selftest.h). Needs a C++ compiler, not FFTW3.
 //   splgen selftest SPEC [--against DFT] [--inverse] [--precision P] [--isa ISA] [--rules FILE]...
 //                   [--compiler CXX] [--flags=FLAGS] [--rounds N] [--seed S] [--tolerance T]
+//                   [--source FILE [--name NAME]]   (check that file's kernel instead)
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,8 @@ namespace splgen::cli {
 struct SelftestArgs {
   std::string spec;
   std::string against;  // the DFT the kernel must compute; default: SPEC itself
+  std::string source;   // a kernel source (e.g. from `splgen gen`) to check instead of generating one
+  std::string name;     // its function; default: gen's name for SPEC
   std::string precision = "double";
   std::string isa = "scalar";
   std::string target = "cpp";

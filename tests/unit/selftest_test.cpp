@@ -104,6 +104,21 @@ TEST_F(SelftestCliTest, KernelFromAWrongFormulaFails) {
   EXPECT_EQ(good.exit_code, 0) << good.err << good.out;
 }
 
+// A kernel already generated (a file from gen) is checked as it is, by gen's name or --name.
+TEST_F(SelftestCliTest, ChecksAGeneratedFile) {
+  std::string path = dir.file("k.cpp");
+  ASSERT_EQ(splgen({"gen", "DFT(48)", "--inverse", "-o", path}).exit_code, 0);
+  test::ProgramResult r = splgen({"selftest", "DFT(48)", "--inverse", "--source", path});
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  // The same file checked as the forward transform: the time shift sees the wrong root.
+  r = splgen({"selftest", "DFT(48)", "--source", path, "--name", "splgen_idft48"});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_TRUE(contains(r.out, "FAIL: time shift")) << r.out;
+  expect_error({"selftest", "DFT(48)", "--source", path}, "splgen_dft48");  // not in the file
+  expect_error({"selftest", "DFT(48)", "--source", dir.file("missing.cpp")}, "--source");
+  expect_error({"selftest", "DFT(48)", "--name", "f"}, "--name needs --source");
+}
+
 TEST_F(SelftestCliTest, BadInput) {
   expect_error({"selftest", "L(16,4)"}, "DFT(n)");
   expect_error({"selftest", "DFT(16)", "--against", "DFT(8)"}, "--against");
