@@ -8,13 +8,16 @@
 
 namespace splgen::driver {
 
-// Points of a spec (rows and columns). DFT(2^24) generates in 5.1 s (2.7 s at 2^22; measured on
-// the 2-core development machine under load), and 2^24 is bench's largest size too.
+// Points of a spec (rows and columns). Measured `gen` times on the 2-core development machine
+// (load 4-6): DFT(2^22) 2.2 s, DFT(2^24) 3.9 s, DFT(2^24-1) 2.9 s, DFT(4096 x 4096) 2.6 s;
+// 2^24 is bench's largest size too.
 constexpr int64_t kMaxPoints = int64_t(1) << 24;
 
 // Prime factors of a DFT size. A prime above the codelets is split by Rader, whose tables are
-// printed as constants: about 20 us and 130 bytes of source per point (DFT(262139): 5.0 s,
-// 33 MB; DFT(1000003): 24 s, 159 MB; DFT(2097143): 64 s, 2 GB of memory).
+// printed as constants (about 130 bytes of source per point, more with nested Rader primes):
+// DFT(262139) 1.6 s and 33 MB, DFT(262127) (Rader inside Rader) 2.3 s and 59 MB,
+// DFT(64 x 262139) 4.1 s; above, sources of hundreds of MB (DFT(1000003) 159 MB in 24 s,
+// DFT(2097143) 472 MB in 64 s and 2 GB of memory, before the table cache of functions.cpp).
 constexpr int64_t kMaxPrimeFactor = int64_t(1) << 18;
 
 // Throws FormulaError (one line, naming the limit) when the spec or one of its DFTs is too large.

@@ -77,6 +77,20 @@ TEST(LongDft, RaderTableMatchesTheQuadraticTable) {
   }
 }
 
+// Large tables are cached per (p, k mod p): a second call gives the same table, another root
+// its own (for k = -1 the conjugate, index reversed: d_-1[j] = conj(d_1[-j mod (p-1)])).
+TEST(LongDft, RaderTableCacheKeepsRootsApart) {
+  const RuleFunction *diag = find_rule_function("rader_diag");
+  ASSERT_NE(diag, nullptr);
+  const int64_t p = 1009, N = p - 1;
+  Spl forward = diag->make({p, 1}), inverse = diag->make({p, -1});
+  EXPECT_EQ(diag->make({p, 1}), forward);
+  EXPECT_EQ(diag->make({p, 1 + p}), forward);
+  const std::vector<cplx> &f = forward->children[1]->diag, &b = inverse->children[1]->diag;
+  for (int64_t j = 1; j < N; ++j)
+    EXPECT_LT(std::abs(b[std::size_t(j - 1)] - std::conj(f[std::size_t(N - j - 1)])), 1e-16) << j;
+}
+
 // The Rader table of a prime whose p-1 is not a power of two and has a large prime factor
 // (10007 - 1 = 2 * 5003): was the O(p^2) sum, 20-50 s; now well under a second.
 TEST(LongDft, RaderTableOfALargePrimeIsFast) {
