@@ -92,53 +92,68 @@ CLI::App *add_selftest_command(CLI::App &app, SelftestArgs &a) {
   return cmd;
 }
 
-int run_selftest(const SelftestArgs &a) {
-  const Isa isa = runnable_isa(a.isa);
-  driver::GenOptions g = gen_options(a, isa);
-  driver::Compilation c = driver::start(a.spec, g);
-  const Spl dft = expected_dft(a, c.spec);
-  std::string source, name = a.name;
-  if (a.source.empty()) {
-    if (!a.name.empty()) throw CommandError(kExitUsage, "--name needs --source (selftest names a generated kernel itself)");
-    driver::run_until(c, driver::Stage::Code);
-    source = c.source, name = c.program.name();
-  } else {
-    source = read_source(a.source);
-    if (name.empty()) name = driver::default_kernel_name(c.spec, g);
-  }
+namespace {
 
-  kernel::TempDir dir("splgen-selftest");
+// The kernel to check: generated for SPEC, or the --source file's.
+struct KernelUnderTest {
+  std::string source, name;
+  bool threaded = false;
+};
+
+KernelUnderTest kernel_under_test(const SelftestArgs &a, driver::Compilation &c) {
+  if (!a.source.empty()) {
+    std::string name = a.name.empty() ? driver::default_kernel_name(c.spec, c.options) : a.name;
+    return {read_source(a.source), name, a.threads > 1};
+  }
+  if (!a.name.empty()) throw CommandError(kExitUsage, "--name needs --source (selftest names a generated kernel itself)");
+  driver::run_until(c, driver::Stage::Code);
+  return {c.source, c.program.name(), c.program.loops.workers > 1};
+}
+
+kernel::SharedObject compile_and_load(const SelftestArgs &a, const KernelUnderTest &k, Threading threading,
+                                      const kernel::TempDir &dir) {
   std::string flags = a.flags;
-  const bool threaded = a.source.empty() ? c.program.loops.workers > 1 : a.threads > 1;
-  if (threaded) flags += " " + kernel::threading_flags(g.threading);
-  if (threaded && g.threading == Threading::OpenMP) kernel::keep_openmp_loaded();
-  std::string so;
+  if (k.threaded) flags += " " + kernel::threading_flags(threading);
+  if (k.threaded && threading == Threading::OpenMP) kernel::keep_openmp_loaded();
   try {
-    so = kernel::compile_shared_object({dir.write("kernel.cpp", source)}, dir.file("kernel.so"), a.compiler, flags);
+    return kernel::SharedObject(
+        kernel::compile_shared_object({dir.write("kernel.cpp", k.source)}, dir.file("kernel.so"), a.compiler, flags));
   } catch (const kernel::CompileError &e) {
-    bool users = !a.compiler.empty() || a.flags != SelftestArgs{}.flags || !a.source.empty();  // else a bug in splgen
+    // With the user's compiler, flags or file the fault is likely theirs; with ours, a bug in splgen.
+    bool users = !a.compiler.empty() || a.flags != SelftestArgs{}.flags || !a.source.empty();
     throw CommandError(users ? kExitUsage : kExitInternal,
                        fmt::format("cannot compile the kernel: {}: {}", e.command, first_error(e.output)));
   }
-  kernel::SharedObject lib(so);
+}
+
+}  // namespace
+
+int run_selftest(const SelftestArgs &a) {
+  const Isa isa = runnable_isa(a.isa);
+  const driver::GenOptions g = gen_options(a, isa);
+  driver::Compilation c = driver::start(a.spec, g);
+  const Spl dft = expected_dft(a, c.spec);
+  const KernelUnderTest k = kernel_under_test(a, c);
+  kernel::TempDir dir("splgen-selftest");
+  kernel::SharedObject lib = compile_and_load(a, k, g.threading, dir);
   void *function = nullptr;
   try {
-    function = lib.address(name);
+    function = lib.address(k.name);
   } catch (const std::runtime_error &) {
-    throw CommandError(kExitUsage, fmt::format("{}: no function '{}' (give --name)", a.source, name));
+    throw CommandError(kExitUsage, fmt::format("--source {}: no function '{}' (give --name)", a.source, k.name));
   }
   const int64_t n = dft->a;
-  kernel::ApplyKernel apply = kernel::kernel_applier(function, n, g.precision);
   kernel::SelftestOptions o{a.rounds, a.seed, a.tolerance};
-  std::vector<kernel::SelftestCheck> checks = kernel::selftest_dft(apply, n, dft->b, g.precision, o);
+  std::vector<kernel::SelftestCheck> checks =
+      kernel::selftest_dft(kernel::kernel_applier(function, n, g.precision), n, dft->b, g.precision, o);
 
   std::cout << fmt::format("selftest {} as {} ({}, {}): {} rounds, seed {}\n", print(c.spec), print(dft),
                            isa_name(isa), a.precision, a.rounds, a.seed);
   bool ok = true;
-  for (const kernel::SelftestCheck &k : checks) {
-    std::cout << fmt::format("{}: {}: max error {:.1e} (tolerance {:.1e})\n", k.ok ? "OK" : "FAIL", k.name,
-                             k.max_error, k.tolerance);
-    ok &= k.ok;
+  for (const kernel::SelftestCheck &check : checks) {
+    std::cout << fmt::format("{}: {}: max error {:.1e} (tolerance {:.1e})\n", check.ok ? "OK" : "FAIL", check.name,
+                             check.max_error, check.tolerance);
+    ok &= check.ok;
   }
   check_stdout();
   return ok ? kExitOk : kExitVerifyFailed;
