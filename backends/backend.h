@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/kernel_name.h"
 #include "generator/ir/loop_program.h"
 #include "generator/ir/spl.h"
 #include "generator/target/target.h"
@@ -33,6 +34,9 @@ class Backend {
   // Whether a kernel that is one codelet may come as a ComplexCodelet (LoopProgram::codelet)
   // on a vector target; a backend without that printer gets the loop IR only.
   virtual bool prints_complex_codelets() const { return false; }
+  // Why NAME cannot be the kernel's C function (--name), or "" when it can: by default the
+  // rules of C (kernel_name.h); a backend adds the names its own code uses.
+  virtual std::string kernel_name_problem(const std::string &name) const { return c_function_name_problem(name); }
   // The source of the kernel, and a header declaring it.
   virtual std::string emit(const LoopProgram &program, const EmitOptions &options) const = 0;
   virtual std::string emit_header(const LoopProgram &program, const EmitOptions &options) const = 0;

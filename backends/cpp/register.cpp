@@ -4,6 +4,7 @@
 
 #include "backends/cpp/complex_codelet.h"
 #include "backends/cpp/cpp_backend.h"
+#include "backends/cpp/kernel_names.h"
 #include "backends/registry.h"
 
 namespace splgen::backends {
@@ -19,6 +20,7 @@ class CppBackend final : public Backend {
   bool accepts(Isa, Precision) const override { return true; }
   std::vector<TagKind> consumed_tags() const override { return {TagKind::Vec, TagKind::Smp}; }
   bool prints_complex_codelets() const override { return true; }
+  std::string kernel_name_problem(const std::string &name) const override { return cpp_kernel_name_problem(name); }
   std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
     return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));
   }

@@ -78,7 +78,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_option("--reps", a.reps, "Timed repetitions per size; the median is reported (default 31, fewer above 2^14)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--min-time-ms", a.min_time_ms, "Each timed sample repeats the transform for at least this long")
-      ->check(CLI::Range(0.001, 10000.0))
+      ->check(finite_range(0.001, 10000.0))
       ->capture_default_str();
   cmd->add_flag("--no-patient", a.no_patient, "Skip the FFTW_PATIENT plans (their planning takes long)");
   add_compiler_options(cmd, a.compiler, a.flags);

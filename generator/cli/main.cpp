@@ -8,6 +8,7 @@
 //   splgen bench  [SPEC] [--sizes LIST] [--isa ISA] ... (generator/cli/bench_command.h)
 //   splgen search SPEC [--isa ISA] [--strategy S] [--budget T] [--wisdom FILE] ... (generator/cli/search_command.h)
 //   splgen wisdom show FILE | merge FILE OTHER... (generator/cli/wisdom_command.h)
+//   splgen selftest SPEC [--against DFT] ... (generator/cli/selftest_command.h)
 //   splgen --version
 // gen, expand, lower and rewrite take --rules FILE (repeatable): extra rules tried first.
 // gen, expand, lower (and bench) take --wisdom FILE: the plan `splgen search` stored there.
@@ -30,6 +31,7 @@
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
+#include "generator/cli/selftest_command.h"
 #if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
 #include "generator/cli/bench_command.h"
 #include "generator/cli/search_command.h"
@@ -359,6 +361,9 @@ int run(int argc, char **argv) {
   add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
   add_rules_option(rew, o.rule_files);
 
+  SelftestArgs selftest_args;
+  CLI::App *selftest = add_selftest_command(app, selftest_args);
+
 #if SPLGEN_WITH_MEASURE
   BenchArgs bench_args;
   CLI::App *bench = add_bench_command(app, bench_args);
@@ -385,6 +390,7 @@ int run(int argc, char **argv) {
   if (check->parsed()) return rules_check(o.rule_paths, o.max_size);
   if (list->parsed()) return rules_list(o.rule_paths, o.functions);
   if (rew->parsed()) return rewrite(o.spec, o.rule_files);
+  if (selftest->parsed()) return run_selftest(selftest_args);
 #if SPLGEN_WITH_MEASURE
   if (bench->parsed()) return run_bench(bench_args);
   if (search->parsed()) return run_search(search_args);
@@ -395,7 +401,7 @@ int run(int argc, char **argv) {
                                     sub->get_name()),
                         kExitUsage);
 #endif
-  return report_error("a subcommand is required: gen, expand::expand, lower, verify, rules, rewrite, bench, search or wisdom "
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }

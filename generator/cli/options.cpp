@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include "generator/cli/command_error.h"
 
 namespace splgen::cli {
@@ -45,6 +48,18 @@ void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet
       ->check(CLI::Range(int64_t(1), int64_t(64)));
   cmd->add_option("--top-codelet-max", top_codelet_max, "Expansion knob: a spec above this size is always split")
       ->check(CLI::Range(int64_t(1), int64_t(64)));
+}
+
+CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string &value) -> std::string {
+        char *end = nullptr;
+        double v = std::strtod(value.c_str(), &end);
+        bool number = !value.empty() && end == value.c_str() + value.size();
+        if (number && std::isfinite(v) && v >= lo && v <= hi) return "";
+        return fmt::format("'{}' is not a number in [{}, {}]", value, lo, hi);
+      },
+      fmt::format("FLOAT in [{} - {}]", lo, hi));
 }
 
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags) {

@@ -31,6 +31,10 @@ void add_threads_options(CLI::App *cmd, int &threads, std::string &threading);
 // The expansion knobs --codelet-max N and --top-codelet-max N (1..64; left 0 when absent).
 void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max);
 
+// A check for a floating-point option: a finite number in [lo, hi]. CLI::Range lets "nan"
+// through (every comparison with NaN is false), and a NaN time made `bench` loop for ever.
+CLI::Validator finite_range(double lo, double hi);
+
 // --compiler CXX and --flags=FLAGS, for commands that compile kernels (bench, search).
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags);
 

@@ -11,6 +11,7 @@
 
 #include "backends/registry.h"
 #include "generator/driver/builtin_backends.h"
+#include "generator/driver/size_limits.h"
 #include "generator/driver/threads.h"
 #include "generator/ir/print.h"
 #include "generator/lower/complex_codelet.h"
@@ -121,6 +122,8 @@ const backends::Backend &backend_of(const GenOptions &options) {
   if (!b->accepts(options.isa, options.precision))
     throw FormulaError(fmt::format("target '{}' does not print {} kernels for --isa {}", options.target,
                                    options.precision == Precision::Float ? "float" : "double", isa_name(options.isa)));
+  if (!options.name.empty())
+    if (std::string why = b->kernel_name_problem(options.name); !why.empty()) throw FormulaError("--name: " + why);
   return *b;
 }
 
@@ -283,6 +286,7 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.options = options;
   c.spec = spec;
   c.reached = reached;
+  check_size_limits(spec);  // refused at once rather than minutes later (size_limits.h)
   backend_of(options);  // an unknown target is an error before any work
   if (reached < Stage::Merge) load_rules(c);  // the expansion and the lowering use rules; later stages do not
   return c;

@@ -24,6 +24,7 @@
 #pragma once
 #include <boost/spirit/home/x3.hpp>
 #include <charconv>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -65,6 +66,10 @@ struct exact_real_parser : x3::parser<exact_real_parser> {
     double value = 0.0;
     auto [ptr, ec] = std::from_chars(begin_ptr, end_ptr, value);
     if (ec != std::errc() || ptr != end_ptr) value = approximate;
+    // An entry that is not finite (inf, nan, 1e999) makes no kernel: refused where it stands.
+    if (!std::isfinite(value))
+      x3::get<x3::error_handler_tag>(context).get().fail(
+          first, "a number must be finite, got '" + std::string(std::to_address(first), end_ptr) + "'");
     x3::traits::move_to(value, attr);
     first = end;
     return true;

@@ -20,9 +20,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <deque>
+#include <mutex>
 #include <limits>
 
 #include "generator/ir/dense.h"
+#include "generator/rewrite/long_dft.h"
 
 namespace splgen::rewrite {
 
@@ -30,8 +33,6 @@ namespace {
 
 // Permutation tables and dense diagonals are materialised: refuse absurd sizes early.
 constexpr int64_t kMaxTable = int64_t(1) << 26;
-
-using lcplx = std::complex<long double>;
 
 void check_positive(const char *fn, const char *what, int64_t v) {
   if (v < 1) throw FormulaError(fmt::format("@{}: {} must be a positive size, got {}", fn, what, v));
@@ -100,47 +101,6 @@ void check_root(const char *fn, int64_t n, int64_t k) {
     throw FormulaError(fmt::format("@{}: the root exponent {} must be coprime to {}", fn, k, n));
 }
 
-lcplx lroot(int64_t n, int64_t e) {  // w_n^e = exp(-2 pi i e / n) in long double
-  const long double two_pi = 6.283185307179586476925286766559005768L;
-  long double t = two_pi * (long double)mod64(e, n) / (long double)n;
-  return lcplx(std::cos(t), -std::sin(t));
-}
-
-// y[r] = sum_j x[j] w_N^(r j): an iterative radix-2 FFT in long double when N is a power of
-// two, the O(N^2) sum otherwise.
-std::vector<lcplx> dft_long(const std::vector<lcplx> &x) {
-  int64_t N = int64_t(x.size());
-  if (N > 0 && (N & (N - 1)) == 0) {
-    std::vector<lcplx> a(x);
-    int bits = 0;
-    while ((int64_t(1) << bits) < N) ++bits;
-    for (int64_t i = 0; i < N; ++i) {
-      int64_t r = 0;
-      for (int b = 0; b < bits; ++b)
-        if (i & (int64_t(1) << b)) r |= int64_t(1) << (bits - 1 - b);
-      if (r > i) std::swap(a[std::size_t(i)], a[std::size_t(r)]);
-    }
-    for (int64_t len = 2; len <= N; len *= 2) {
-      std::vector<lcplx> w(std::size_t(len / 2));
-      for (int64_t j = 0; j < len / 2; ++j) w[std::size_t(j)] = lroot(len, j);
-      for (int64_t i = 0; i < N; i += len)
-        for (int64_t j = 0; j < len / 2; ++j) {
-          lcplx u = a[std::size_t(i + j)], v = a[std::size_t(i + j + len / 2)] * w[std::size_t(j)];
-          a[std::size_t(i + j)] = u + v;
-          a[std::size_t(i + j + len / 2)] = u - v;
-        }
-    }
-    return a;
-  }
-  std::vector<lcplx> y(static_cast<std::size_t>(N));
-  for (int64_t r = 0; r < N; ++r) {
-    lcplx s = 0;
-    for (int64_t j = 0; j < N; ++j) s += x[std::size_t(j)] * lroot(N, mulmod(r, j, N));
-    y[std::size_t(r)] = s;
-  }
-  return y;
-}
-
 // Rounds to double; a part below the long double rounding noise of |v| (far below double
 // precision) is an exact zero (real or imaginary entries print as such).
 cplx to_double(lcplx v) {
@@ -201,8 +161,8 @@ Spl rader_diag(int64_t p, int64_t k) {
   int64_t N = p - 1, g = primitive_root(p);
   std::vector<lcplx> c(static_cast<std::size_t>(N));
   int64_t v = 1;
-  for (int64_t j = 0; j < N; ++j) c[std::size_t(j)] = lroot(p, mulmod(k, v, p)), v = mulmod(v, g, p);
-  std::vector<lcplx> d = dft_long(c);
+  for (int64_t j = 0; j < N; ++j) c[std::size_t(j)] = long_root(p, mulmod(k, v, p)), v = mulmod(v, g, p);
+  std::vector<lcplx> d = long_dft(c);
   for (lcplx &x : d) x /= (long double)N;
   d[0] = -1.0L / (long double)N;  // exactly: the sum of all w_p^x, x != 0, is -1
   Spl block = make_dense(2, 2, {1.0, 1.0, 1.0, to_double(d[0])});
@@ -210,6 +170,28 @@ Spl rader_diag(int64_t p, int64_t k) {
   std::vector<cplx> rest;
   for (int64_t j = 1; j < N; ++j) rest.push_back(to_double(d[std::size_t(j)]));
   return make_direct_sum({block, make_diag(std::move(rest))});
+}
+
+// Rader's rule holds DFT(p-1) twice, so the expansion asks for the tables of nested primes again
+// and again (DFT(262127): p = 131063 twice, 3449 4 times, 431 8 times): the last few large
+// ones are kept, which halved the time of gen "DFT(262127)".
+Spl rader_diag_cached(int64_t p, int64_t k) {
+  constexpr int64_t kCacheFrom = 1000;
+  constexpr std::size_t kCacheSize = 16;
+  if (p < kCacheFrom) return rader_diag(p, k);
+  static std::mutex mutex;
+  static std::deque<std::pair<std::pair<int64_t, int64_t>, Spl>> cache;
+  const std::pair<int64_t, int64_t> key{p, mod64(k, p)};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto &[known, table] : cache)
+      if (known == key) return table;
+  }
+  Spl table = rader_diag(p, k);
+  std::lock_guard<std::mutex> lock(mutex);
+  cache.emplace_back(key, table);
+  if (cache.size() > kCacheSize) cache.pop_front();
+  return table;
 }
 
 // ---- Bluestein ---------------------------------------------------------------------------
@@ -241,11 +223,11 @@ Spl chirp_fft(int64_t n, int64_t M, int64_t k) {
   check_root("chirp_fft", n, k);
   std::vector<lcplx> b(std::size_t(M), 0.0L);
   for (int64_t j = 0; j < n; ++j) {
-    lcplx v = lroot(2 * n, -mulmod(k, mulmod(j, j, 2 * n), 2 * n));
+    lcplx v = long_root(2 * n, -mulmod(k, mulmod(j, j, 2 * n), 2 * n));
     b[std::size_t(j)] = v;
     if (j > 0) b[std::size_t(M - j)] = v;
   }
-  std::vector<lcplx> d = dft_long(b);
+  std::vector<lcplx> d = long_dft(b);
   std::vector<cplx> out(static_cast<std::size_t>(M));
   for (int64_t r = 0; r < M; ++r) out[std::size_t(r)] = to_double(d[std::size_t(r)] / (long double)M);
   return make_diag(std::move(out));
@@ -312,7 +294,7 @@ std::vector<RuleFunction> build() {
       {"rader_out", 1, "Rader output permutation W_p' (the transpose of rader_perm(p))",
        [](Args a) { return rader_out(a[0]); }},
       {"rader_diag", 2, "Rader middle factor E_p = [[1,1],[1,d0]] (+) Diag(d1..), d = DFT(p-1) c/(p-1), c_j = w_p^(k g^j) (Tolimieri et al.)",
-       [](Args a) { return rader_diag(a[0], a[1]); }},
+       [](Args a) { return rader_diag_cached(a[0], a[1]); }},
       {"chirp", 2, "Bluestein chirp Diag(w_2n^(k l^2)), l < n (Bluestein 1970)",
        [](Args a) { return chirp(a[0], a[1]); }},
       {"chirp_fft", 3, "Bluestein kernel spectrum Diag(DFT(M) b / M), b_j = w_2n^(-k j^2) for |j| < n wrapped mod M; args n, M, k",

@@ -1,6 +1,7 @@
 #include "generator/search/duration.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 namespace splgen::search {
@@ -36,7 +37,7 @@ double parse_duration(const std::string &text) {
     total += value * scale;
     any = true;
   }
-  if (!any || !(total > 0)) throw bad();
+  if (!any || !(total > 0) || !std::isfinite(total)) throw bad();  // "999...9" (400 digits) is inf
   return total;
 }
 

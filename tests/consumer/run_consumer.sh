@@ -17,7 +17,8 @@
 #   fetchcontent  FetchContent_Declare(splgen SOURCE_DIR SOURCE_DIR): build, run the app
 #   cross         a cross build: SPLGEN_EXECUTABLE names the host splgen, ISA avx2 generated
 #   generator_only  splgen configured with SPLGEN_WITH_FFTW=OFF: the generator builds and runs
-#                 without FFTW3 (nothing links it), and bench/search say why they are missing
+#                 without FFTW3 (nothing links it), selftest checks a kernel, and bench/search say
+#                 why they are missing
 set -euo pipefail
 mode="$1"
 src="$(cd "$2" && pwd)"
@@ -206,6 +207,9 @@ case "$mode" in
     if "$dir/splgen" bench "DFT(64)" 2>"$work/generator_only.err"; then fail "bench ran without FFTW3"; fi
     grep -q "bench: this splgen was built without FFTW3" "$work/generator_only.err" || fail "no reason given for bench"
     [[ "$(wc -l <"$work/generator_only.err")" -eq 1 ]] || fail "the error is not one line"
+    # selftest compiles and checks a kernel with a compiler only (generator/kernel/, no FFTW3).
+    "$dir/splgen" selftest "DFT(64)" >"$work/generator_only_selftest.out" || fail "selftest failed without FFTW3"
+    grep -q "^OK: time shift" "$work/generator_only_selftest.out" || fail "selftest printed no time-shift check"
     ;;
 
   cross)

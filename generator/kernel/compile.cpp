@@ -1,4 +1,4 @@
-#include "generator/measure/compile.h"
+#include "generator/kernel/compile.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <system_error>
 #include <utility>
 
-namespace splgen::measure {
+namespace splgen::kernel {
 
 std::string shell_quote(const std::string &s) {
   std::string q = "'";
@@ -176,4 +176,4 @@ std::string TempDir::write(const std::string &name, const std::string &contents)
   return p;
 }
 
-}  // namespace splgen::measure
+}  // namespace splgen::kernel

@@ -1,0 +1,43 @@
+#include "generator/driver/size_limits.h"
+
+#include <fmt/format.h>
+
+#include "generator/ir/print.h"
+
+namespace splgen::driver {
+
+namespace {
+
+int64_t largest_prime_factor(int64_t n) {
+  int64_t largest = 1;
+  for (int64_t d = 2; d * d <= n; ++d)
+    while (n % d == 0) largest = d, n /= d;
+  return n > 1 ? n : largest;
+}
+
+void check_dft_size(const Spl &dft, int64_t n) {
+  if (n > kMaxPoints)
+    throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^24 = {} points (docs/cli.md, "
+                                   "\"Size limits\")", print(dft), n, kMaxPoints));
+  if (int64_t p = largest_prime_factor(n); p > kMaxPrimeFactor)
+    throw FormulaError(fmt::format("{}: the prime factor {} is above splgen's size limit for prime factors of a DFT, "
+                                   "2^18 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
+}
+
+void check_node(const Spl &f) {
+  if (f->kind == SplKind::DFT) check_dft_size(f, f->a);
+  if (f->kind == SplKind::DFTnd)
+    for (int64_t n : f->perm) check_dft_size(f, n);
+  for (const Spl &child : f->children) check_node(child);
+}
+
+}  // namespace
+
+void check_size_limits(const Spl &spec) {
+  check_node(spec);  // first: the message names the DFT
+  if (spec->rows > kMaxPoints || spec->cols > kMaxPoints)
+    throw FormulaError(fmt::format("the spec is {} x {}: above splgen's size limit of 2^24 = {} points (docs/cli.md, "
+                                   "\"Size limits\")", spec->rows, spec->cols, kMaxPoints));
+}
+
+}  // namespace splgen::driver

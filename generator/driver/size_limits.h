@@ -1,0 +1,26 @@
+// The largest transforms splgen generates (docs/cli.md, "Size limits"): every spec entering the
+// pipeline is checked at once, so that `gen` of any size either finishes within seconds or is
+// refused in one line naming the limit (issue 18).
+#pragma once
+#include <cstdint>
+
+#include "generator/ir/spl.h"
+
+namespace splgen::driver {
+
+// Points of a spec (rows and columns). Measured `gen` times on the 2-core development machine
+// (load 4-6): DFT(2^22) 2.2 s, DFT(2^24) 3.9 s, DFT(2^24-1) 2.9 s, DFT(4096 x 4096) 2.6 s;
+// 2^24 is bench's largest size too.
+constexpr int64_t kMaxPoints = int64_t(1) << 24;
+
+// Prime factors of a DFT size. A prime above the codelets is split by Rader, whose tables are
+// printed as constants (about 130 bytes of source per point, more with nested Rader primes):
+// DFT(262139) 1.6 s and 33 MB, DFT(262127) (Rader inside Rader) 2.3 s and 59 MB,
+// DFT(64 x 262139) 4.1 s; above, sources of hundreds of MB (DFT(1000003) 159 MB in 24 s,
+// DFT(2097143) 472 MB in 64 s and 2 GB of memory, before the table cache of functions.cpp).
+constexpr int64_t kMaxPrimeFactor = int64_t(1) << 18;
+
+// Throws FormulaError (one line, naming the limit) when the spec or one of its DFTs is too large.
+void check_size_limits(const Spl &spec);
+
+}  // namespace splgen::driver
