@@ -470,13 +470,17 @@ auto run(std::string_view text, const std::string &path, const Grammar &grammar,
 namespace parse {
 
 // The rule's text as written, "LEFT => RIGHT [if ...]", comments dropped and whitespace
-// collapsed: from after "rule NAME:" at `pos` to the terminating ';' (or the end).
-std::string rule_text(std::string_view text, const SourcePos &pos) {
-  std::size_t offset = 0;
-  for (int line = 1; line < pos.line && offset < text.size(); ++offset)
-    if (text[offset] == '\n') ++line;
-  std::size_t colon = text.find(':', offset);
-  if (colon == std::string_view::npos) return "";
+// collapsed: from after "rule NAME:" (the rule starting at byte `start`: several rules may
+// share a line) to the terminating ';' (or the end).
+std::string rule_text(std::string_view text, std::size_t start) {
+  std::size_t colon = start;
+  while (colon < text.size() && text[colon] != ':') {
+    if (text[colon] == '#')  // a comment between "rule" and NAME
+      while (colon < text.size() && text[colon] != '\n') ++colon;
+    else
+      ++colon;
+  }
+  if (colon >= text.size()) return "";
   std::string out;
   bool space = false;
   for (std::size_t i = colon + 1; i < text.size() && text[i] != ';'; ++i) {
@@ -507,7 +511,7 @@ RuleFile parse_rule_file(std::string_view text, const std::string &path) {
     for (const rule_ast::statement &statement : tree) {
       if (const auto *decl = boost::get<rule_ast::rule_decl>(&statement.get())) {
         Rule rule = convert.rule(*decl, family);
-        rule.text = rule_text(text, rule.pos);
+        rule.text = rule_text(text, std::size_t(handler.iterator_of(*decl) - text.begin()));
         auto [it, fresh] = rule_names.emplace(rule.name, rule.pos);
         if (!fresh)
           throw RuleSyntaxError(rule.pos, fmt::format("duplicate rule name '{}' (first defined at line {})",
@@ -530,7 +534,7 @@ Rule parse_rule(std::string_view text, const std::string &path) {
   rule_ast::rule_decl tree;
   return run(text, path, single_rule_text(), tree, [&](const rule_grammar::error_handler_type &handler) {
     Rule rule = converter(handler).rule(tree, family_of(path));
-    rule.text = rule_text(text, rule.pos);
+    rule.text = rule_text(text, std::size_t(handler.iterator_of(tree) - text.begin()));
     return rule;
   });
 }
