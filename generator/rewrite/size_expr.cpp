@@ -11,6 +11,8 @@ namespace splgen::rewrite {
 
 namespace {
 
+constexpr int64_t kMaxFactorised = int64_t(1) << 44;
+
 std::optional<int64_t> checked_pow(int64_t base, int64_t exp) {
   if (exp < 0) return std::nullopt;
   int64_t r = 1;
@@ -140,6 +142,9 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
         }
       }
       if (value <= 0) return std::nullopt;  // factorisations of 0 or of negatives: not enumerated
+      // Nor of values beyond any formula size (2^40), which only a size expression's own
+      // arithmetic reaches (m*n - 2^60): trial division up to sqrt(value) would take seconds.
+      if (value > kMaxFactorised) return std::nullopt;
       std::vector<Bindings> out;
       std::vector<int64_t> divisors;
       for (int64_t d = 1; d * d <= value; ++d)
