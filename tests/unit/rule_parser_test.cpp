@@ -441,6 +441,8 @@ TEST(RuleParser, RuleText) {
   EXPECT_EQ(f.rules[1].text, "DFT(n) => DFT(n) if n > 1");
   EXPECT_EQ(f.rules[2].text, "A => A");
   EXPECT_EQ(parse_rule("  rule r: A  =>\tA").text, "A => A");
+  // A comment ends at '\r' too (x3::eol, as the skipper ends it); \f and \v are white space.
+  EXPECT_EQ(parse_rule("rule r: A # c\r=>\f\vA").text, "A => A");
 }
 
 TEST(RuleParser, Families) {
