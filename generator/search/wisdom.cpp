@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -159,12 +160,14 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
       if (!v->is_number()) throw bad(fmt::format("entry {}: \"{}\" is not a number", index, name));
       return v->as_number();
     };
+    // Clamped to int's range first: converting 1e300 to int is undefined (found by fuzz_json).
+    auto count = [&](const char *name) { return int(std::clamp(num(name), double(INT_MIN), double(INT_MAX))); };
     WisdomEntry e;
     e.key = {str("spec"), str("isa"), str("precision"), str("direction"), str("compiler"), str("cpu")};
-    e.key.threads = std::max(1, int(num("threads")));
+    e.key.threads = std::max(1, count("threads"));
     e.formula = str("formula");
     e.tree = str("tree", false);
-    e.vector_width = int(num("vector_width"));
+    e.vector_width = count("vector_width");
     e.ns = num("time_ns");
     e.default_ns = num("default_ns");
     e.strategy = str("strategy", false);
