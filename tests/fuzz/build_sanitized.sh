@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds splgen's unit tests, the command and the fuzz targets with clang, AddressSanitizer,
+# Builds splgen's in-process unit tests and the fuzz targets with clang, AddressSanitizer,
 # UndefinedBehaviorSanitizer and libFuzzer (-DSPLGEN_FUZZ=ON) into BUILD_DIR: the setup of
 # the ctest labels asan and fuzz (tests/fuzz/CMakeLists.txt). -O1 with line tables: reports
 # name the lines, and the build stays short.
@@ -12,4 +12,4 @@ args=(-DCMAKE_CXX_COMPILER="$clangxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$source" -B "$build" "${generator[@]}" "${args[@]}" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target unit_tests splgen fuzz_targets
+cmake --build "$build" -j "$(nproc)" --target unit_tests_in_process fuzz_targets
