@@ -9,11 +9,12 @@
 # mutated inputs (tests/fuzz/standalone_main.cpp). A SEED is a file, a directory, or a glob
 # pattern in quotes ('tests/golden/parse/*.input'); all are copied into a fresh corpus.
 set -euo pipefail
-mode=$1 binary=$2 amount=$3 timeout=$4 artifacts=$5
+mode=$1 binary=$(realpath "$2") amount=$3 timeout=$4 artifacts=$5
 shift 5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus" "$artifacts"
+artifacts=$(realpath "$artifacts")
 shopt -s nullglob
 for pattern in "$@"; do
   for seed in $pattern; do
