@@ -23,7 +23,7 @@ using namespace splgen;
 
 namespace {
 
-constexpr int kMaxSteps = 64;
+constexpr int kMaxSteps = 32;
 
 void rewrite_and_lower(const std::string &rules_text, const std::string &formula) {
   Spl f = parse::parse_formula(formula);
