@@ -26,6 +26,7 @@
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -84,21 +85,25 @@ const auto set_real = [](auto &ctx) { x3::_val(ctx).re = x3::_attr(ctx); };
 const auto set_imag = [](auto &ctx) { x3::_val(ctx).im = x3::_attr(ctx); };
 const auto set_neg_imag = [](auto &ctx) { x3::_val(ctx).im = -x3::_attr(ctx); };
 // b^e, as sizes are usually written (DFT(2^20)); a negative exponent or a value above 2^62
-// does not parse (the error then points at the number).
+// in magnitude does not parse (the error then points at the number). At most 63 steps for
+// any exponent (0^e, 1^e and (-1)^e are computed without the loop).
+inline std::optional<int64_t> bounded_power(int64_t base, int64_t exponent) {
+  constexpr int64_t kLimit = int64_t(1) << 62;
+  if (exponent < 0) return std::nullopt;
+  if (exponent == 0) return 1;
+  if (base == 0 || base == 1) return base;
+  if (base == -1) return exponent % 2 ? -1 : 1;
+  int64_t value = 1;
+  for (int64_t e = 0; e < exponent; ++e)
+    if (__builtin_mul_overflow(value, base, &value) || value > kLimit || value < -kLimit) return std::nullopt;
+  return value;
+}
 const auto set_power = [](auto &ctx) {
-  int64_t base = boost::fusion::at_c<0>(x3::_attr(ctx));
+  const int64_t base = boost::fusion::at_c<0>(x3::_attr(ctx));
   const auto &exponent = boost::fusion::at_c<1>(x3::_attr(ctx));
-  int64_t value = base;
-  if (exponent) {
-    constexpr int64_t kLimit = int64_t(1) << 62;
-    value = 1;
-    for (int64_t e = *exponent; e > 0 && x3::_pass(ctx); --e) {
-      if (base != 0 && (value > kLimit / (base < 0 ? -base : base))) x3::_pass(ctx) = false;
-      value *= base;
-    }
-    if (*exponent < 0) x3::_pass(ctx) = false;
-  }
-  x3::_val(ctx) = value;
+  const std::optional<int64_t> value = exponent ? bounded_power(base, *exponent) : base;
+  x3::_pass(ctx) = value.has_value();
+  x3::_val(ctx) = value.value_or(0);
 };
 const auto reject_name = [](auto &ctx) {
   const auto &range = x3::_attr(ctx);

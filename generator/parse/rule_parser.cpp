@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -483,20 +484,29 @@ auto run(std::string_view text, const std::string &path, const Grammar &grammar,
 
 namespace parse {
 
+// Where a comment starting at `i` ends: at the line end, '\n' or '\r' (x3::eol, as the skipper).
+std::size_t comment_end(std::string_view text, std::size_t i) {
+  const std::size_t end = text.find_first_of("\r\n", i);
+  return end == std::string_view::npos ? text.size() : end;
+}
+
 // The rule's text as written, "LEFT => RIGHT [if ...]", comments dropped and whitespace
-// collapsed: from after "rule NAME:" at `offset` to the terminating ';' (or the end).
-std::string rule_text(std::string_view text, std::size_t offset) {
-  std::size_t colon = text.find(':', offset);
-  if (colon == std::string_view::npos) return "";
+// collapsed: from after "rule NAME:" (the rule starting at byte `start`: several rules may
+// share a line) to the terminating ';' (or the end).
+std::string rule_text(std::string_view text, std::size_t start) {
+  std::size_t colon = start;
+  while (colon < text.size() && text[colon] != ':')
+    colon = text[colon] == '#' ? comment_end(text, colon) : colon + 1;  // a comment between "rule" and NAME
+  if (colon >= text.size()) return "";
   std::string out;
   bool space = false;
   for (std::size_t i = colon + 1; i < text.size() && text[i] != ';'; ++i) {
     char c = text[i];
     if (c == '#') {
-      while (i < text.size() && text[i] != '\n') ++i;
+      i = comment_end(text, i);
       c = ' ';
     }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+    if (std::isspace(static_cast<unsigned char>(c))) {  // x3::ascii::space, as the skipper
       space = !out.empty();
       continue;
     }

@@ -13,6 +13,8 @@ namespace splgen::rewrite {
 
 namespace {
 
+constexpr int64_t kMaxFactorised = int64_t(1) << 44;
+
 std::optional<int64_t> checked_pow(int64_t base, int64_t exp) {
   SizeResult r = size_arith(SizeOp::Pow, base, exp);
   if (!r.ok()) return std::nullopt;
@@ -142,6 +144,9 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
         }
       }
       if (value <= 0) return std::nullopt;  // factorisations of 0 or of negatives: not enumerated
+      // Nor of values beyond any formula size (2^40), which only a size expression's own
+      // arithmetic reaches (m*n - 2^60): trial division up to sqrt(value) would take seconds.
+      if (value > kMaxFactorised) return std::nullopt;
       std::vector<Bindings> out;
       for (int64_t d : divisors_of(value)) {
         Solutions s = solve_both(e.args[0], d, e.args[1], value / d, b, positive);

@@ -520,6 +520,20 @@ TEST(Parser, ErrorMessages) {
   EXPECT_EQ(parse_error("DFT(4)' * L(8,2)'"), "1:11: dimension mismatch in composition: 4x4 times 8x8");
 }
 
+// Sizes written b^e: computed in at most 63 steps whatever e is, refused (at the number)
+// beyond 2^62; found by tests/fuzz/formula_parser_fuzz.cpp (an overflow, a loop of 2^63 steps).
+TEST(Parser, PowersAsSizes) {
+  EXPECT_EQ(print(parse::parse_formula("DFT(2^10)")), "DFT(1024)");
+  EXPECT_EQ(print(parse::parse_formula("I(3^0) (x) I(1^9223372036854775807)")), "I(1)");
+  EXPECT_EQ(parse_error("DFT(4^284)"), "1:5: expected an integer");
+  EXPECT_EQ(parse_error("DFT(2^63)"), "1:5: expected an integer");
+  EXPECT_EQ(parse_error("DFT(2^-1)"), "1:5: expected an integer");
+  EXPECT_EQ(parse_error("DFT(-9223372036854775808^2)"), "1:5: expected an integer");
+  EXPECT_EQ(parse_error("DFT(2^62)"), "1:1: DFT(n): n is too large: 4611686018427387904");
+  EXPECT_EQ(parse_error("DFT(0^9223372036854775807)"), "1:1: DFT(n): n must be a positive size, got 0");
+  EXPECT_EQ(parse_error("DFT(-1^9223372036854775807)"), "1:1: DFT(n): n must be a positive size, got -1");
+}
+
 TEST(Parser, ErrorPositionFields) {
   try {
     parse::parse_formula("(DFT(4) (x) I(4))\n  * T(16 4)");

@@ -430,6 +430,21 @@ TEST(RuleParser, Comments) {
   EXPECT_EQ(g.rules.at(0).lhs.pos.column, 2);
 }
 
+// The text `rules list` shows: each rule's own, also where rules share a line (found by
+// tests/fuzz/rule_parser_fuzz.cpp) or a comment with ':' stands before the name.
+TEST(RuleParser, RuleText) {
+  RuleFile f = parse_rule_file("rule a: I(n) => I(n); rule b: DFT(n) =>\n  DFT(n) # why: none\n if n > 1;\n"
+                               "rule # odd: but allowed\n c: A => A;",
+                               "t.rules");
+  ASSERT_EQ(f.rules.size(), 3u);
+  EXPECT_EQ(f.rules[0].text, "I(n) => I(n)");
+  EXPECT_EQ(f.rules[1].text, "DFT(n) => DFT(n) if n > 1");
+  EXPECT_EQ(f.rules[2].text, "A => A");
+  EXPECT_EQ(parse_rule("  rule r: A  =>\tA").text, "A => A");
+  // A comment ends at '\r' too (x3::eol, as the skipper ends it); \f and \v are white space.
+  EXPECT_EQ(parse_rule("rule r: A # c\r=>\f\vA").text, "A => A");
+}
+
 TEST(RuleParser, Families) {
   EXPECT_EQ(parse_rule_file("rule a: A => A;", "rules/dft.rules").rules.at(0).family, "dft");
   EXPECT_EQ(parse_rule_file("rule a: A => A;", "/abs/path/my.tiled.rules").rules.at(0).family, "my.tiled");
