@@ -102,8 +102,27 @@ int64_t eval_size_or_throw(const SizeExpr &e, const Bindings &b, const std::stri
   throw FormulaError(fmt::format("{}: '{}' is not an integer here", what, to_string(e)));
 }
 
+namespace {
+
+std::optional<std::vector<Bindings>> solve(const SizeExpr &e, int64_t value, const Bindings &b, bool positive);
+
+}  // namespace
+
+// Every candidate is evaluated again: inverting integer division and remainders proposes
+// values that do not satisfy the equation (0/p == 4 gives p = 0; found by fuzz_size_expr).
 std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value, const Bindings &b,
                                                 bool positive) {
+  std::optional<std::vector<Bindings>> found = solve(e, value, b, positive);
+  if (!found) return found;
+  std::vector<Bindings> out;
+  for (Bindings &s : *found)
+    if (eval_size(e, s) == value) out.push_back(std::move(s));
+  return out;
+}
+
+namespace {
+
+std::optional<std::vector<Bindings>> solve(const SizeExpr &e, int64_t value, const Bindings &b, bool positive) {
   if (auto v = eval_size(e, b)) return *v == value ? one(b) : none();
   auto known = [&](int i) { return eval_size(e.args.at(std::size_t(i)), b); };
   switch (e.op) {
@@ -117,7 +136,7 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
     // (An equation whose other side has no 64-bit value has no solution.)
     case SizeOp::Neg: {
       auto v = arith(SizeOp::Neg, value);
-      return v ? solve_size(e.args[0], *v, b, positive) : none();
+      return v ? solve(e.args[0], *v, b, positive) : none();
     }
     case SizeOp::Add:
     case SizeOp::Sub: {
@@ -132,7 +151,7 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
       } else {
         return std::nullopt;
       }
-      return v ? solve_size(e.args[std::size_t(side)], *v, b, positive) : none();
+      return v ? solve(e.args[std::size_t(side)], *v, b, positive) : none();
     }
     case SizeOp::Mul: {
       for (int side = 0; side < 2; ++side) {
@@ -140,7 +159,7 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
           if (*x == 0) return value == 0 ? std::nullopt : none();
           auto q = arith(SizeOp::Div, value, *x);  // exact, or nothing (INT64_MIN / -1 included)
           if (!q) return none();
-          return solve_size(e.args[std::size_t(1 - side)], *q, b, positive);
+          return solve(e.args[std::size_t(1 - side)], *q, b, positive);
         }
       }
       if (value <= 0) return std::nullopt;  // factorisations of 0 or of negatives: not enumerated
@@ -161,13 +180,13 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
         if (*y == 0) return none();
         int64_t r = 0;
         if (__builtin_mul_overflow(value, *y, &r)) return none();
-        return solve_size(e.args[0], r, b, positive);
+        return solve(e.args[0], r, b, positive);
       }
       if (auto x = known(0)) {
         if (value == 0) return *x == 0 ? std::nullopt : none();
         auto q = arith(SizeOp::Div, *x, value);
         if (!q) return none();
-        return solve_size(e.args[1], *q, b, positive);
+        return solve(e.args[1], *q, b, positive);
       }
       return std::nullopt;
     }
@@ -176,7 +195,7 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
         if (*p == 0) return value == 1 ? std::nullopt : none();
         auto r = int_root(value, *p);
         if (!r) return none();
-        return solve_size(e.args[0], *r, b, positive);
+        return solve(e.args[0], *r, b, positive);
       }
       if (auto base = known(0)) {  // base^x == value
         if (*base < 2 || value < 1) return std::nullopt;
@@ -186,7 +205,7 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
           ++p;
         }
         if (acc != value) return none();
-        return solve_size(e.args[1], p, b, false);
+        return solve(e.args[1], p, b, false);
       }
       return std::nullopt;
     }
@@ -194,6 +213,8 @@ std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value
   }
   return std::nullopt;
 }
+
+}  // namespace
 
 void size_vars(const SizeExpr &e, std::set<std::string> &out) {
   if (e.op == SizeOp::Var) out.insert(e.name);

@@ -116,7 +116,9 @@ void run_cases(const std::vector<Case> &cases, bool parallel = true) {
     o.threading = c.threading, o.inverse = c.inverse;
     driver::Compilation r = driver::run_pipeline(c.spec, o);
     EXPECT_EQ(r.program.loops.workers > 1, parallel) << c.spec << " --threads " << c.threads;
-    if (!parallel) EXPECT_FALSE(r.notes.empty()) << c.spec << ": falling back to one thread says so";
+    if (!parallel) {
+      EXPECT_FALSE(r.notes.empty()) << c.spec << ": falling back to one thread says so";
+    }
     unity += fmt::format("#include \"{}\"\n", dir.write(c.name(i) + ".cpp", r.source));
     std::string needs = measure::threading_flags(c.threading);
     if (flags.find(needs) == std::string::npos) flags += " " + needs;
