@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "generator/ir/divisors.h"
 #include "generator/ir/size_arith.h"
@@ -57,10 +58,13 @@ std::optional<int64_t> int_root(int64_t v, int64_t p) {
   return std::nullopt;
 }
 
+// Drops repeats, keeping the first of each in order. A set, not a linear search: a product
+// of three unknowns against a number with 576 divisors has ~30,000 solutions (3.6 s before).
 void dedupe(std::vector<Bindings> &v) {
+  std::set<Bindings> seen;
   std::vector<Bindings> out;
   for (Bindings &b : v)
-    if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(std::move(b));
+    if (seen.insert(b).second) out.push_back(std::move(b));
   v = std::move(out);
 }
 
