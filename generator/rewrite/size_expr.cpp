@@ -14,7 +14,10 @@ namespace splgen::rewrite {
 
 namespace {
 
-constexpr int64_t kMaxFactorised = int64_t(1) << 44;
+// Beyond this many solutions an equation counts as undetermined (the matcher defers it until
+// other sizes are bound). Real rules stay far below: DFT(k*m*n) against 2^24 has 325; products
+// of five unknowns against numbers with hundreds of divisors (fuzz_size_expr) have millions.
+constexpr std::size_t kMaxSolutions = 4096;
 
 std::optional<int64_t> checked_pow(int64_t base, int64_t exp) {
   SizeResult r = size_arith(SizeOp::Pow, base, exp);
@@ -44,6 +47,7 @@ Solutions solve_both(const SizeExpr &a, int64_t x, const SizeExpr &b, int64_t y,
     Solutions second = solve_size(b, y, s, positive);
     if (!second) return std::nullopt;
     out.insert(out.end(), second->begin(), second->end());
+    if (out.size() > kMaxSolutions) return std::nullopt;
   }
   return out;
 }
@@ -114,10 +118,19 @@ std::optional<std::vector<Bindings>> solve(const SizeExpr &e, int64_t value, con
 
 // Every candidate is evaluated again: inverting integer division and remainders proposes
 // values that do not satisfy the equation (0/p == 4 gives p = 0; found by fuzz_size_expr).
+// Divisors tried by one outermost solve_size; past it the equation counts as undetermined.
+// Nested products multiply their divisor counts (m*n*k*n*k against 21190160544: 7 s).
+constexpr int64_t kSolveBudget = int64_t(1) << 16;
+thread_local int solve_depth = 0;
+thread_local int64_t solve_budget = 0;
+
 std::optional<std::vector<Bindings>> solve_size(const SizeExpr &e, int64_t value, const Bindings &b,
                                                 bool positive) {
+  if (solve_depth == 0) solve_budget = kSolveBudget;
+  ++solve_depth;
   std::optional<std::vector<Bindings>> found = solve(e, value, b, positive);
-  if (!found) return found;
+  --solve_depth;
+  if (!found || solve_budget < 0) return std::nullopt;
   std::vector<Bindings> out;
   for (Bindings &s : *found)
     if (eval_size(e, s) == value) out.push_back(std::move(s));
@@ -167,14 +180,13 @@ std::optional<std::vector<Bindings>> solve(const SizeExpr &e, int64_t value, con
         }
       }
       if (value <= 0) return std::nullopt;  // factorisations of 0 or of negatives: not enumerated
-      // Nor of values beyond any formula size (2^40), which only a size expression's own
-      // arithmetic reaches (m*n - 2^60): trial division up to sqrt(value) would take seconds.
-      if (value > kMaxFactorised) return std::nullopt;
       std::vector<Bindings> out;
       for (int64_t d : divisors_of(value)) {
+        if (--solve_budget < 0) return std::nullopt;
         Solutions s = solve_both(e.args[0], d, e.args[1], value / d, b, positive);
         if (!s) return std::nullopt;
         out.insert(out.end(), s->begin(), s->end());
+        if (out.size() > kMaxSolutions) return std::nullopt;
       }
       dedupe(out);
       return out;
