@@ -20,8 +20,6 @@ const std::set<std::string> &c_cpp_keywords() {
   return k;
 }
 
-namespace {
-
 bool is_c_identifier(const std::string &s) {
   auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
   if (s.empty() || !alpha(s[0])) return false;
@@ -29,8 +27,6 @@ bool is_c_identifier(const std::string &s) {
     if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
   return true;
 }
-
-}  // namespace
 
 std::string c_function_name_problem(const std::string &name) {
   const std::string quoted = "'" + name + "'";

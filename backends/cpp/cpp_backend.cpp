@@ -7,6 +7,7 @@
 #include "backends/cpp/cpp_backend.h"
 
 #include "backends/cpp/parallel_region.h"
+#include "backends/kernel_name.h"
 #include "backends/simd/vector_loop.h"
 
 #include <fmt/format.h>
@@ -75,29 +76,10 @@ std::string comment_lines(const std::string &h) {
   return out;
 }
 
-const std::set<std::string> &cpp_keywords() {
-  static const std::set<std::string> k = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
-      "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
-      "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
-      "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
-      "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
-      "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
-      "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-      "restrict", "main", "std", "NULL"};
-  return k;
-}
-
-bool is_identifier(const std::string &s) {
-  if (s.empty()) return false;
-  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-  if (!alpha(s[0])) return false;
-  for (char c : s)
-    if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
-  return true;
+// Words an identifier of the printed code must not be: the keywords, and names the file
+// itself or its includes give a meaning.
+bool is_reserved_word(const std::string &s) {
+  return c_cpp_keywords().count(s) || s == "main" || s == "std" || s == "NULL";
 }
 
 bool all_digits(const std::string &s, std::size_t from) {
@@ -110,7 +92,7 @@ bool all_digits(const std::string &s, std::size_t from) {
 // Names the emitter makes up itself: x, y, i<n> (loop variables), s<n> (scalars),
 // KP*/KN* (constants), lut<n> (index tables). A buffer may not take one of them.
 bool usable_buffer_name(const std::string &s) {
-  if (!is_identifier(s) || cpp_keywords().count(s)) return false;
+  if (!is_c_identifier(s) || is_reserved_word(s)) return false;
   if (s[0] == '_' || s.find("__") != std::string::npos) return false;  // reserved identifiers
   if (s == "x" || s == "y") return false;
   if ((s[0] == 'i' || s[0] == 's') && all_digits(s, 1)) return false;
@@ -211,7 +193,7 @@ struct Emitter : simd::ScalarNames {
     auto key = std::make_pair(kind.suffix(), scalar);
     auto it = vconst_by_key.find(key);
     if (it != vconst_by_key.end()) return it->second;
-    std::string name = is_identifier(scalar) ? scalar + "_" + kind.suffix() : fmt::format("vk{}_{}", vconst_defs.size(), kind.suffix());
+    std::string name = is_c_identifier(scalar) ? scalar + "_" + kind.suffix() : fmt::format("vk{}_{}", vconst_defs.size(), kind.suffix());
     vconst_defs.push_back(fmt::format("const {} {} = {};", kind.type(), name, kind.broadcast(scalar)));
     return vconst_by_key[key] = name;
   }
@@ -524,7 +506,7 @@ struct Emitter : simd::ScalarNames {
   }
 
   std::string run(const CppEmitOptions &options) {
-    if (!is_identifier(f.name) || cpp_keywords().count(f.name))
+    if (!is_c_identifier(f.name) || is_reserved_word(f.name))
       throw std::invalid_argument(fmt::format("emit_cpp: function name '{}' is not a C identifier", f.name));
     if (!f.body) throw std::invalid_argument("emit_cpp: function without a body");
     name_buffers();
@@ -659,7 +641,7 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
 }
 
 std::string emit_header(const std::string &name, const CppEmitOptions &options) {
-  if (!is_identifier(name) || cpp_keywords().count(name))
+  if (!is_c_identifier(name) || is_reserved_word(name))
     throw std::invalid_argument(fmt::format("emit_header: function name '{}' is not a C identifier", name));
   std::string out;
   for (const std::string &h : options.header_lines) out += comment_lines(h);
