@@ -19,6 +19,7 @@ struct EmitOptions {
   Isa isa = Isa::Scalar;
   std::vector<std::string> header_lines;  // printed as comments at the top (spec, formula ...)
   Threading threading = Threading::OpenMP;  // how parallel loops run (smp tag, --threads)
+  DmaEngine dma = DmaEngine::Thread;         // the engine of streamed loops (stream tag) by default
 };
 
 class Backend {

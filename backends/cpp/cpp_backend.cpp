@@ -94,7 +94,7 @@ bool all_digits(const std::string &s, std::size_t from) {
 bool usable_buffer_name(const std::string &s) {
   if (!is_c_identifier(s) || is_reserved_word(s)) return false;
   if (s[0] == '_' || s.find("__") != std::string::npos) return false;  // reserved identifiers
-  if (s == "x" || s == "y") return false;
+  if (s == "x" || s == "y" || s == "dma" || s.rfind("ext_", 0) == 0) return false;
   if ((s[0] == 'i' || s[0] == 's') && all_digits(s, 1)) return false;
   if (s.rfind("KP", 0) == 0 || s.rfind("KN", 0) == 0) return false;
   if (s.rfind("lut", 0) == 0 && all_digits(s, 3)) return false;
@@ -174,6 +174,8 @@ struct Emitter : simd::ScalarNames {
   std::vector<std::pair<int, bool>> loop_vars;
 
   std::string body;
+
+  DmaEngine dma = DmaEngine::Thread;
 
   Emitter(const Function &fn, Precision p, Isa i)
       : f(fn), prec(p), real(p == Precision::Float ? "float" : "double"), isa(i) {}
@@ -428,7 +430,41 @@ struct Emitter : simd::ScalarNames {
         body += ";\n";
         break;
       }
+      case StmtKind::Dma: emit_dma(s, depth); break;
+      case StmtKind::DmaWait:
+        indent(depth);
+        body += fmt::format("dma->wait({});\n", idx_text(s.dma.tag, 1, 0).s);
+        break;
     }
+  }
+
+  // -- streamed loops (runtime/dma.h): one memory_store per external buffer
+  std::set<int> dma_externals;
+
+  void emit_dma(const StmtNode &s, int depth) {
+    if (s.buffer < 0 || std::size_t(s.buffer) >= f.buffers.size() || s.dma.local < 0 ||
+        std::size_t(s.dma.local) >= f.buffers.size() || f.buffers[std::size_t(s.dma.local)].role != BufferRole::Local)
+      throw std::invalid_argument("emit_cpp: a DMA transfer needs an external and a local buffer");
+    if (!s.dma.get && s.buffer == kInputBuffer) throw std::invalid_argument("emit_cpp: DMA put into the input buffer");
+    dma_externals.insert(s.buffer);
+    const int64_t bytes = prec == Precision::Float ? 8 : 16;  // one complex
+    std::string list = fmt::format("splgen::runtime::make_block_list({}, {}, {}, {})", idx_text(s.index, bytes, 0).s,
+                                   bytes * s.dma.stride, s.dma.count, bytes * s.dma.block);
+    std::string local = pointer(s.dma.local, s.dma.local_index), tag = idx_text(s.dma.tag, 1, 0).s;
+    std::string ext = "ext_" + buffer_ref(s.buffer);
+    indent(depth);
+    if (s.dma.get) body += fmt::format("dma->get({}, {}, {}, {});\n", tag, local, ext, list);
+    else body += fmt::format("dma->put({}, {}, {}, {});\n", tag, ext, list, local);
+  }
+
+  std::string dma_preamble() {
+    std::string out;
+    const char *bytes = prec == Precision::Float ? "8L" : "16L";
+    for (int b : dma_externals)
+      out += fmt::format("  splgen::runtime::memory_store ext_{0}(static_cast<{1}void *>({0}), {2} * {3});\n",
+                         buffer_names[std::size_t(b)], b == kInputBuffer ? "const " : "", bytes,
+                         f.buffers[std::size_t(b)].size);
+    return out;
   }
 
   // -- parallel regions (Function::workers > 1)
@@ -523,7 +559,10 @@ struct Emitter : simd::ScalarNames {
     auto emit = std::back_inserter(out);
     for (const std::string &h : options.header_lines) out += comment_lines(h);
     bool heap = false, computed = false;
+    const bool streamed = f.dma_tags > 0;
+    if (streamed && parallel) throw std::invalid_argument("emit_cpp: streamed loops in a parallel kernel are not built yet");
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
+      if (buffer_used[i] && f.buffers[i].role == BufferRole::Local) heap = true;
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Temp && f.buffers[i].size > kMaxStackTemp) heap = true;
       if (buffer_used[i] && is_computed_table(f.buffers[i])) computed = true;
     }
@@ -531,6 +570,7 @@ struct Emitter : simd::ScalarNames {
     if (computed) out += "#include <cmath>\n";
     if (parallel) out += region.include;
     if (heap || computed) out += "#include <vector>\n";
+    if (streamed) out += "\n#include <splgen/runtime/dma.h>\n";
     if (!vector_kinds.empty()) out += "#include <immintrin.h>\n";
     if (isa == Isa::Avx512 && !vector_kinds.empty())
       out += "\n// GCC 12 warns about _mm512_undefined_* inside its own avx512fintrin.h (GCC bug 105593).\n"
@@ -538,7 +578,7 @@ struct Emitter : simd::ScalarNames {
              "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
              "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
              "#endif\n";
-    if (heap || computed || parallel || !vector_kinds.empty()) out += "\n";
+    if (heap || computed || parallel || streamed || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
 
     // file scope
@@ -581,7 +621,9 @@ struct Emitter : simd::ScalarNames {
     // generated files can be compiled as one translation unit (unity builds, search batches).
     const std::string detail = f.name + "_detail";
 
-    std::string signature = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
+    const std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
+    const std::string signature = streamed ? "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa) : plain;
+    if (streamed) out += plain + ";\n";
     out += signature + ";\n\n";
     out += fmt::format("namespace {} {{\n\n", detail);
     if (!file_scope.empty()) out += file_scope + "\n";
@@ -604,6 +646,11 @@ struct Emitter : simd::ScalarNames {
       if (b.size <= kMaxStackTemp && !(parallel && b.per_worker))
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
+    for (std::size_t i = 2; i < f.buffers.size(); ++i)  // local memory of streamed loops: allocated once per thread
+      if (buffer_used[i] && f.buffers[i].role == BufferRole::Local)
+        fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n  {0} *const {1} = {1}_storage.data();\n",
+                       real, buffer_names[i], 2 * f.buffers[i].size);
+    out += dma_preamble();
     for (std::size_t i = 2; i < f.buffers.size(); ++i)
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
         fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
@@ -626,6 +673,9 @@ struct Emitter : simd::ScalarNames {
     out += body;
     if (parallel) out += region.close;
     out += "}\n";
+    if (streamed)
+      out += fmt::format("\n{} {{\n  {}_dma(y, x, &splgen::runtime::thread_default_engine<splgen::runtime::{}>());\n}}\n",
+                         plain, f.name, dma == DmaEngine::Sync ? "sync_engine" : "copy_thread_engine");
     out += fmt::format("\n}}  // namespace {}\n", detail);
     return out;
   }
@@ -640,7 +690,13 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
                      name, real, real);
 }
 
-std::string emit_header(const std::string &name, const CppEmitOptions &options) {
+// NAME_dma(y, x, engine): a streamed kernel with the DMA engine it is to use.
+std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa) {
+  std::string d = kernel_declaration(name + "_dma", precision, isa);
+  return d.substr(0, d.size() - 1) + ", splgen::runtime::dma_engine *dma)";
+}
+
+std::string emit_header(const std::string &name, const CppEmitOptions &options, bool streamed) {
   if (!is_c_identifier(name) || is_reserved_word(name))
     throw std::invalid_argument(fmt::format("emit_header: function name '{}' is not a C identifier", name));
   std::string out;
@@ -650,8 +706,12 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options) 
   if (guard.rfind("SPLGEN_", 0) != 0) guard = "SPLGEN_" + guard;
   out += fmt::format(
       "\n#ifndef {0}\n#define {0}\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n{1};\n\n"
-      "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n\n#endif  // {0}\n",
-      guard, kernel_declaration(name, options.precision, options.isa));
+      "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n{2}\n#endif  // {0}\n",
+      guard, kernel_declaration(name, options.precision, options.isa),
+      streamed ? "\n#ifdef __cplusplus  // the streamed kernel with a DMA engine of <splgen/runtime/dma.h>\n"
+                 "namespace splgen { namespace runtime { class dma_engine; } }\nextern \"C\" " +
+                     dma_kernel_declaration(name, options.precision, options.isa) + ";\n#endif\n"
+               : "");
   return out;
 }
 
@@ -660,6 +720,7 @@ std::string cpp_real_literal(double v, Precision precision) { return real_litera
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options) {
   Emitter e(f, options.precision, options.isa);
+  e.dma = options.dma;
   return e.run(options);
 }
 

@@ -18,6 +18,9 @@ struct CppEmitOptions {
   // A function with parallel loops (Function::workers > 1) runs them in one parallel region
   // of this kind: `#pragma omp parallel` or runtime/thread_team.h.
   Threading threading = Threading::OpenMP;
+  // A function with streamed loops (Function::dma_tags > 0) is NAME_dma(y, x, engine) and
+  // NAME(y, x), which calls it with this engine of runtime/dma.h (docs/streaming.md).
+  DmaEngine dma = DmaEngine::Thread;
 };
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options);
@@ -28,7 +31,10 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
 
 // A header declaring the kernel NAME (splgen gen --header): the header lines as // comments,
 // an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.
-std::string emit_header(const std::string &name, const CppEmitOptions &options);
+// extern "C" NAME_dma(y, x, splgen::runtime::dma_engine *dma), the form of a streamed kernel.
+std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa);
+// `streamed`: NAME_dma(y, x, engine) is declared too (for C++ callers).
+std::string emit_header(const std::string &name, const CppEmitOptions &options, bool streamed = false);
 
 // Pieces of the printed text other emitters of C++ share: a header line as // comments, and a
 // literal that reads back as v in the given precision.

@@ -11,21 +11,21 @@ namespace splgen::backends {
 
 namespace {
 
-CppEmitOptions cpp_options(const EmitOptions &o) { return CppEmitOptions{o.precision, o.header_lines, o.isa, o.threading}; }
+CppEmitOptions cpp_options(const EmitOptions &o) { return CppEmitOptions{o.precision, o.header_lines, o.isa, o.threading, o.dma}; }
 
 class CppBackend final : public Backend {
  public:
   std::string name() const override { return "cpp"; }
   std::string summary() const override { return "C++, portable or with SSE2/AVX2/AVX-512 intrinsics (--isa)"; }
   bool accepts(Isa, Precision) const override { return true; }
-  std::vector<TagKind> consumed_tags() const override { return {TagKind::Vec, TagKind::Smp}; }
+  std::vector<TagKind> consumed_tags() const override { return {TagKind::Vec, TagKind::Smp, TagKind::Stream}; }
   bool prints_complex_codelets() const override { return true; }
   std::string kernel_name_problem(const std::string &name) const override { return cpp_kernel_name_problem(name); }
   std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
     return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));
   }
   std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
-    return backends::emit_header(p.name(), cpp_options(o));
+    return backends::emit_header(p.name(), cpp_options(o), p.loops.dma_tags > 0 && !p.codelet);
   }
 };
 

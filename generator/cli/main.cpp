@@ -111,6 +111,9 @@ struct Options {
   std::string wisdom;                   // gen/expand/lower --wisdom FILE
   int threads = 1;                      // --threads P
   std::string threading = "openmp";     // --threading openmp|team
+  int buffers = 2;                      // --buffers (streamed loops)
+  int64_t local_memory = 0;             // --local-memory BYTES
+  std::string dma = "thread";           // --dma thread|sync
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -125,6 +128,9 @@ driver::GenOptions gen_options(const Options &o) {
   g.target = o.target;
   g.threads = o.threads;
   g.threading = *parse_threading(o.threading);  // checked by CLI::IsMember
+  g.dma_buffers = o.buffers;
+  g.local_memory = o.local_memory;
+  g.dma = *parse_dma_engine(o.dma);  // checked by CLI::IsMember
   if (o.wisdom.empty()) return g;
 #if SPLGEN_WITH_MEASURE
   return with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", FallbackNote::Line);
@@ -179,6 +185,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
+  add_stream_options(cmd, o.buffers, o.local_memory, o.dma);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

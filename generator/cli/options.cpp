@@ -43,6 +43,18 @@ void add_threads_options(CLI::App *cmd, int &threads, std::string &threading) {
       ->capture_default_str();
 }
 
+void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma) {
+  cmd->add_option("--buffers", buffers, "Streamed loops (stream tag): chunks in flight, >= 1 (docs/streaming.md)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--local-memory", local_memory, "Streamed loops: the local memory in bytes their buffers must fit")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 40))
+      ->type_name("BYTES");
+  cmd->add_option("--dma", dma, "Streamed loops: the DMA engine NAME(y, x) uses: thread (a copy thread) or sync")
+      ->check(CLI::IsMember({"thread", "sync"}))
+      ->capture_default_str();
+}
+
 void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max) {
   cmd->add_option("--codelet-max", codelet_max, "Expansion knob: largest DFT emitted as one unrolled codelet")
       ->check(CLI::Range(int64_t(1), int64_t(64)));

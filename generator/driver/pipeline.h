@@ -32,6 +32,11 @@ struct GenOptions {
   int threads = 1;                        // > 1: smp(threads, mu) around the spec (generator/driver/threads.h)
   int smp_packet = 0;                     // mu of that tag (a search parameter); 0: one cache line
   Threading threading = Threading::OpenMP;  // how a threaded kernel runs its workers
+  // Streamed loops (the stream(s) tag, docs/streaming.md): chunks in flight, the local memory
+  // in bytes they must fit (0: no limit), the engine NAME(y, x) uses.
+  int dma_buffers = 2;
+  int64_t local_memory = 0;
+  DmaEngine dma = DmaEngine::Thread;
 };
 
 // The stages, in order; their --dump-after names are spl, expand, sigma, merge, loops, code.

@@ -24,11 +24,15 @@ bool has_tag(const Spl &f, TagKind kind) {
   return false;
 }
 
-std::vector<const Rule *> smp_formula_rules(const std::vector<const Rule *> &rules) {
+std::vector<const Rule *> tag_formula_rules(const std::vector<const Rule *> &rules, TagKind kind) {
   std::vector<const Rule *> out;
   for (const Rule *r : rules)
-    if (r->lhs.kind == SplKind::Tagged && r->lhs.tag == TagKind::Smp && !rewrite::is_sigma_term(r->rhs)) out.push_back(r);
+    if (r->lhs.kind == SplKind::Tagged && r->lhs.tag == kind && !rewrite::is_sigma_term(r->rhs)) out.push_back(r);
   return out;
+}
+
+std::vector<const Rule *> smp_formula_rules(const std::vector<const Rule *> &rules) {
+  return tag_formula_rules(rules, TagKind::Smp);
 }
 
 int smp_workers(const Spl &f) {

@@ -25,7 +25,8 @@ Spl threaded_spec(const Spl &spec, int threads, int packet, Precision precision,
 // Whether f contains a tag of this kind.
 bool has_tag(const Spl &f, TagKind kind);
 
-// The formula rules of rules/smp.rules (left side smp-tagged, SPL right side), in order.
+// The formula rules of a tag (left side tagged with it, SPL right side), in order; of smp.
+std::vector<const Rule *> tag_formula_rules(const std::vector<const Rule *> &rules, TagKind kind);
 std::vector<const Rule *> smp_formula_rules(const std::vector<const Rule *> &rules);
 
 // p of the outermost smp(p, mu) tag in f; 1 when there is none.

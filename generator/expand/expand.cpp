@@ -128,11 +128,22 @@ bool fits_smp(const Tag &tag, const std::string &rule, const std::vector<int64_t
   return false;
 }
 
+// Inside stream(s), s > 1, a split whose passes rules/stream.rules streams: Cooley-Tukey (DIT,
+// stream_ct_stages) or row-column 2D (stream_2d_stages), s dividing both factors (Cell paper
+// Table 3(a)). With s = 1 the whole kernel is one chunk (stream_single): any split.
+bool fits_stream(const Tag &tag, const std::string &rule, const std::vector<int64_t> &children) {
+  int64_t s = tag.params.at(0);
+  if (s == 1) return true;
+  bool two_stages = children.size() == 2 && (rule == "dft_ct_dit" || rule == "dft_2d_rc");
+  return two_stages && children[0] % s == 0 && children[1] % s == 0;
+}
+
 // Whether a choice is one the tag right above the node asks for (other tags ask for none).
 bool fits_tag(const std::optional<Tag> &tag, const std::string &rule, const std::vector<int64_t> &children, int64_t N) {
   if (!tag) return true;
   if (tag->kind == TagKind::Tiled) return fits_tiled(*tag, children, N);
   if (tag->kind == TagKind::Smp) return fits_smp(*tag, rule, children);
+  if (tag->kind == TagKind::Stream) return fits_stream(*tag, rule, children);
   return true;
 }
 

@@ -37,6 +37,8 @@ void LoopVisitor::include(const Stmt &s) {
     case StmtKind::For: return visit_for(s);
     case StmtKind::Assign: return visit_assign(s);
     case StmtKind::Store: return visit_store(s);
+    case StmtKind::Dma: return visit_dma(s);
+    case StmtKind::DmaWait: return visit_dma_wait(s);
   }
   throw std::logic_error("LoopVisitor: bad statement");
 }
@@ -59,6 +61,8 @@ void LoopVisitor::visit_block(const Stmt &s) {
 void LoopVisitor::visit_for(const Stmt &s) { include(s->loop_body); }
 void LoopVisitor::visit_assign(const Stmt &s) { include(s->value); }
 void LoopVisitor::visit_store(const Stmt &s) { include(s->index), include(s->value); }
+void LoopVisitor::visit_dma(const Stmt &s) { include(s->index), include(s->dma.local_index), include(s->dma.tag); }
+void LoopVisitor::visit_dma_wait(const Stmt &s) { include(s->dma.tag); }
 
 // ---- LoopMutator ---------------------------------------------------------------------------
 
@@ -93,6 +97,8 @@ Stmt LoopMutator::mutate(const Stmt &s) {
     case StmtKind::For: return mutate_for(s);
     case StmtKind::Assign: return mutate_assign(s);
     case StmtKind::Store: return mutate_store(s);
+    case StmtKind::Dma: return mutate_dma(s);
+    case StmtKind::DmaWait: return mutate_dma_wait(s);
   }
   throw std::logic_error("LoopMutator: bad statement");
 }
@@ -157,6 +163,19 @@ Stmt LoopMutator::mutate_for(const Stmt &s) {
 Stmt LoopMutator::mutate_assign(const Stmt &s) {
   Expr value = mutate(s->value);
   return value == s->value ? s : make_assign(s->scalar, std::move(value), s->declare, s->decl);
+}
+
+Stmt LoopMutator::mutate_dma(const Stmt &s) {
+  Idx index = mutate(s->index), local = mutate(s->dma.local_index), tag = mutate(s->dma.tag);
+  if (index == s->index && local == s->dma.local_index && tag == s->dma.tag) return s;
+  DmaTransfer t = s->dma;
+  t.local_index = std::move(local), t.tag = std::move(tag);
+  return make_dma(s->buffer, std::move(index), std::move(t));
+}
+
+Stmt LoopMutator::mutate_dma_wait(const Stmt &s) {
+  Idx tag = mutate(s->dma.tag);
+  return tag == s->dma.tag ? s : make_dma_wait(std::move(tag));
 }
 
 Stmt LoopMutator::mutate_store(const Stmt &s) {

@@ -43,6 +43,8 @@ class LoopVisitor {
   virtual void visit_for(const Stmt &s);
   virtual void visit_assign(const Stmt &s);
   virtual void visit_store(const Stmt &s);
+  virtual void visit_dma(const Stmt &s);  // its external index, local index, tag
+  virtual void visit_dma_wait(const Stmt &s);
 };
 
 // A LoopVisitor with a stack of scopes: one Scope record per enclosing loop body, the
@@ -86,6 +88,8 @@ class LoopMutator {
   virtual Stmt mutate_for(const Stmt &s);
   virtual Stmt mutate_assign(const Stmt &s);
   virtual Stmt mutate_store(const Stmt &s);
+  virtual Stmt mutate_dma(const Stmt &s);
+  virtual Stmt mutate_dma_wait(const Stmt &s);
 };
 
 // A copy of the For node s with another body (vector width kept), through the factories.

@@ -259,6 +259,27 @@ Stmt make_store(int buffer, Idx index, int part, Expr value) {
   return make_stmt(std::move(n));
 }
 
+Stmt make_dma(int external, Idx index, DmaTransfer t) {
+  if (t.count < 1 || t.block < 1 || (t.count > 1 && t.stride < t.block) || !index || !t.local_index || !t.tag)
+    throw std::invalid_argument(fmt::format("make_dma: bad transfer ({} blocks of {} at stride {})", t.count, t.block, t.stride));
+  StmtNode n{StmtKind::Dma};
+  n.buffer = external, n.index = std::move(index), n.dma = std::move(t);
+  return make_stmt(std::move(n));
+}
+
+Stmt make_dma_wait(Idx tag) {
+  StmtNode n{StmtKind::DmaWait};
+  n.dma.tag = std::move(tag);
+  return make_stmt(std::move(n));
+}
+
+int64_t local_memory_bytes(const Function &f, int64_t real_bytes) {
+  int64_t total = 0;
+  for (const Buffer &b : f.buffers)
+    if (b.role == BufferRole::Local) total += 2 * real_bytes * b.size;
+  return total;
+}
+
 // ---- interpreter -----------------------------------------------------------------------
 
 namespace {
@@ -340,7 +361,22 @@ struct Machine {
         c = s->part ? cplx(c.real(), v) : cplx(v, c.imag());
         break;
       }
+      case StmtKind::Dma: transfer(*s); break;
+      case StmtKind::DmaWait: break;  // transfers are done when issued here
     }
+  }
+
+  void transfer(const StmtNode &s) {
+    const DmaTransfer &t = s.dma;
+    if (!t.get && s.buffer == kInputBuffer) throw std::logic_error("dma put into the input buffer");
+    const int64_t ext = eval(s.index, env), loc = eval(t.local_index, env);
+    for (int64_t b = 0; b < t.count; ++b)
+      for (int64_t e = 0; e < t.block; ++e) {
+        cplx &outside = element(s.buffer, idx_const(ext + b * t.stride + e));
+        cplx &local = element(t.local, idx_const(loc + b * t.block + e));
+        if (t.get) local = outside;
+        else outside = local;
+      }
   }
 };
 
@@ -410,6 +446,18 @@ void dump(const Function &f, const Stmt &s, int depth, std::string &out) {
       out += fmt::format("{}{}[{}].{} = {}\n", pad, f.buffers[std::size_t(s->buffer)].name, to_string(s->index),
                          s->part ? "im" : "re", expr_string(f, s->value));
       break;
+    case StmtKind::Dma: {
+      const DmaTransfer &t = s->dma;
+      std::string outside = fmt::format("{}[{}{}]", f.buffers[std::size_t(s->buffer)].name, to_string(s->index),
+                                        t.count > 1 ? fmt::format(" + {}b", t.stride) : "");
+      std::string local = fmt::format("{}[{}]", f.buffers[std::size_t(t.local)].name, to_string(t.local_index));
+      out += fmt::format("{}dma_{} {} {} {}{}, tag {}\n", pad, t.get ? "get" : "put", t.get ? local : outside,
+                         t.get ? "<-" : "->", t.get ? outside : local,
+                         t.count > 1 ? fmt::format(": {} blocks (b) of {}", t.count, t.block) : fmt::format(": {}", t.block),
+                         to_string(t.tag));
+      break;
+    }
+    case StmtKind::DmaWait: out += fmt::format("{}dma_wait tag {}\n", pad, to_string(s->dma.tag)); break;
   }
 }
 
@@ -422,6 +470,7 @@ std::string to_string(const Function &f) {
     const char *role = b.role == BufferRole::Input    ? "input"
                        : b.role == BufferRole::Output ? "output"
                        : b.role == BufferRole::Temp   ? "temp"
+                       : b.role == BufferRole::Local  ? "local"
                                                       : "table";
     out += fmt::format("  buffer {} : {}{} complex[{}]\n", b.name, role, b.per_worker ? " per worker" : "", b.size);
   }

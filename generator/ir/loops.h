@@ -42,8 +42,9 @@ std::string to_string(const Idx &x);
 
 // ---- buffers --------------------------------------------------------------------------
 // Complex buffers, interleaved (re, im). Input and Output are the kernel's x and y; Temp is
-// local scratch; Table is a read-only constant table.
-enum class BufferRole { Input, Output, Temp, Table };
+// local scratch; Table is a read-only constant table; Local is the local memory of a streamed
+// loop (docs/streaming.md), filled and drained only by Dma statements and the compute between.
+enum class BufferRole { Input, Output, Temp, Table, Local };
 struct Buffer {
   int id = 0;
   BufferRole role = BufferRole::Temp;
@@ -90,12 +91,23 @@ Expr e_neg(Expr x);
 bool is_const(const Expr &e, double v);
 
 // ---- statements -------------------------------------------------------------------------
-enum class StmtKind { Block, For, Assign, Store };
+enum class StmtKind { Block, For, Assign, Store, Dma, DmaWait };
 // How a printer declares an assigned scalar; decided by generator/lower/scope_declarations.h.
 // Unscoped: not decided yet. Plain: an assignment to a variable declared before (in an
 // enclosing scope, or hoisted to the top of the function: Function::hoisted_scalars). Local:
 // declares a block-local variable. ConstLocal: the same, assigned only here.
 enum class ScalarDecl { Unscoped, Plain, Local, ConstLocal };
+// An explicit block transfer (Cell paper sec. 3.2; docs/streaming.md): `count` blocks of
+// `block` complex elements between the external buffer StmtNode::buffer, block b at element
+// StmtNode::index + b * stride, and the local buffer `local`, packed from local_index on.
+// A get moves external -> local, a put local -> external; both are issued with `tag` and are
+// complete only after a DmaWait on that tag (interpret() does them at once: same meaning).
+struct DmaTransfer {
+  bool get = true;
+  int local = -1;
+  Idx local_index, tag;  // DmaWait: tag only
+  int64_t stride = 0, count = 1, block = 0;
+};
 struct StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;
 struct StmtNode {
@@ -109,9 +121,10 @@ struct StmtNode {
   bool declare = true;
   ScalarDecl decl = ScalarDecl::Unscoped;  // Assign
   Expr value;              // Assign, Store
-  int buffer = -1;         // Store
-  Idx index;               // Store
+  int buffer = -1;         // Store; Dma: the external buffer
+  Idx index;               // Store; Dma: the external element of the first block
   int part = 0;            // Store
+  DmaTransfer dma;         // Dma, DmaWait
 };
 Stmt make_block(std::vector<Stmt> body);  // flattens nested blocks
 Stmt make_for(LoopVar var, Stmt body);    // a loop of extent 0 is an empty block
@@ -124,6 +137,9 @@ Stmt make_vector_for(LoopVar var, Stmt body, int vector_width);
 Stmt make_parallel_for(LoopVar var, Stmt body);
 Stmt make_assign(int scalar, Expr value, bool declare = true, ScalarDecl decl = ScalarDecl::Unscoped);
 Stmt make_store(int buffer, Idx index, int part, Expr value);
+// A Dma statement (DmaTransfer): checks count, block >= 1 and stride >= block when count > 1.
+Stmt make_dma(int external, Idx index, DmaTransfer transfer);
+Stmt make_dma_wait(Idx tag);
 
 // A whole kernel: y = M x for an rows x cols formula.
 struct Function {
@@ -139,7 +155,11 @@ struct Function {
   // the top of the function, initialised to 0 as interpret() does, in order of first access.
   bool scalars_scoped = false;
   std::vector<int> hoisted_scalars;
+  // Streamed loops (Sum_stream): the tags their transfers use are 0 .. dma_tags-1; 0: none.
+  int dma_tags = 0;
 };
+// The bytes of local memory the function's Local buffers take (complex elements of `real_bytes` parts).
+int64_t local_memory_bytes(const Function &f, int64_t real_bytes);
 constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 
 // Evaluates a function on an input vector (reference semantics for tests and `verify`).

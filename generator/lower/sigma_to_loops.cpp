@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "generator/lower/codelet.h"
+#include "generator/lower/dma_transfers.h"
+#include "generator/ir/loop_visitor.h"
 
 namespace splgen::lower {
 
@@ -25,9 +27,15 @@ constexpr int64_t kDiagonalTwiddleMax = int64_t(1) << 22;
 struct Access {
   int buffer;
   IndexFn fn;  // local element index -> buffer element index
+  Idx offset;  // added to fn's value (a slot of a streamed loop's local buffer); null: 0
 };
 
-Access through(const Access &a, const IndexFn &f) { return {a.buffer, compose(a.fn, f)}; }
+Access through(const Access &a, const IndexFn &f) { return {a.buffer, compose(a.fn, f), a.offset}; }
+
+Idx address(const Access &a, const Idx &i) {
+  Idx at = apply_index(a.fn, i);
+  return a.offset ? idx_add(at, a.offset) : at;
+}
 
 int max_var(const Sigma &s) {
   int m = s->kind == SigmaKind::Sum ? s->var.id : -1;
@@ -153,11 +161,12 @@ bool contiguous(const IndexFn &f) { return is_identity(f) || (f->kind == FnKind:
 
 class Codegen {
  public:
-  Codegen(Function &f, int first_var) : f_(f), next_var_(first_var) {}
+  Codegen(Function &f, int first_var, const StreamOptions &stream) : f_(f), next_var_(first_var), stream_(stream) {}
 
   Stmt gen(const Sigma &s, const Access &out, const Access &in) {
     switch (s->kind) {
       case SigmaKind::Sum: {
+        if (s->mode == SumMode::Stream && stream_.dma) return stream_loop(s, out, in);
         // A Sum_par outside every loop is a parallel loop; nested ones run sequentially
         // inside their worker (one parallel region, no nested regions).
         if (s->mode == SumMode::Parallel && loop_depth_ == 0) {
@@ -184,11 +193,103 @@ class Codegen {
  private:
   Function &f_;
   int next_var_;
+  StreamOptions stream_;
+  int local_in_ = -1, local_out_ = -1;  // Local buffers of the streamed loops
   std::map<std::string, int> tables_;
   int loop_depth_ = 0;        // Sums around the node being generated
   bool in_parallel_ = false;  // inside the body of a parallel loop
 
   LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
+
+  // ---- Sum_stream as a multibuffered DMA loop (Cell paper sec. 3.2, the skeleton after
+  // eq. (9); docs/streaming.md). B chunks in flight; chunk k lives in slot k mod B of the
+  // local buffers; its get is tagged with the slot, its put with B + slot.
+  struct Chunk {
+    std::vector<Sigma> compute;  // the body between the transfers, run on the local buffers
+    Access put, get;             // where chunk k goes and comes from (index functions of k)
+  };
+
+  // Diag(d) S(g) = S(g) Diag(d o g) and G(g) Diag(d) = Diag(d o g) G(g) (PLDI 2005 loop
+  // merging; merge_loops leaves DMA transfers alone), then the transfers are peeled off.
+  static Chunk split_chunk(const Sigma &sum, const Access &out, const Access &in) {
+    const Sigma &body = sum->children.front();
+    std::vector<Sigma> f = body->kind == SigmaKind::Compose ? body->children : std::vector<Sigma>{body};
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::size_t i = 0; i + 1 < f.size(); ++i) {
+        const Sigma a = f[i], b = f[i + 1];
+        if (a->kind == SigmaKind::Diag && b->kind == SigmaKind::Scatter)
+          f[i] = b, f[i + 1] = sigma_diag(a->source, compose(a->fn, b->fn)), moved = true;
+        else if (a->kind == SigmaKind::Gather && b->kind == SigmaKind::Diag)
+          f[i + 1] = a, f[i] = sigma_diag(b->source, compose(b->fn, a->fn)), moved = true;
+      }
+    }
+    Chunk c{{}, out, in};
+    bool put_dma = false, get_dma = false;
+    for (; !f.empty() && f.front()->kind == SigmaKind::Scatter; f.erase(f.begin()))
+      c.put = through(c.put, f.front()->fn), put_dma |= f.front()->dma;
+    for (; !f.empty() && f.back()->kind == SigmaKind::Gather; f.pop_back())
+      c.get = through(c.get, f.back()->fn), get_dma |= f.back()->dma;
+    if (!put_dma || !get_dma)
+      throw FormulaError("a Sum_stream whose body is not S_dma * ... * G_dma cannot be streamed");
+    c.compute = std::move(f);
+    return c;
+  }
+
+  // The local buffers (input, output) all streamed loops share: they run one after another.
+  int local_buffer(int &id, int64_t size) {
+    if (id >= 0) {
+      f_.buffers[std::size_t(id)].size = std::max(f_.buffers[std::size_t(id)].size, size);
+      return id;
+    }
+    id = int(f_.buffers.size());
+    f_.buffers.push_back(Buffer{id, BufferRole::Local, size, fmt::format("local{}", id)});
+    return id;
+  }
+
+  // The local memory of one streamed loop: the local buffers and the temporaries its compute made.
+  void check_local_memory(std::size_t first_temp, int64_t slots, int64_t in, int64_t out) {
+    int64_t temps = 0;
+    for (std::size_t b = first_temp; b < f_.buffers.size(); ++b)
+      if (f_.buffers[b].role == BufferRole::Temp) temps += f_.buffers[b].size;
+    int64_t locals = f_.buffers[std::size_t(local_in_)].size + f_.buffers[std::size_t(local_out_)].size;
+    int64_t bytes = 2 * stream_.real_bytes * (locals + temps);
+    if (stream_.local_memory > 0 && bytes > stream_.local_memory)
+      throw FormulaError(fmt::format(
+          "local memory of {} bytes is too small: a streamed chunk of {} complex in and {} out, {} buffers{} need {} bytes",
+          stream_.local_memory, in, out, slots, temps ? fmt::format(" and {} complex of temporaries", temps) : "", bytes));
+  }
+
+  Stmt stream_loop(const Sigma &sum, const Access &out, const Access &in) {
+    if (loop_depth_ > 0 || in_parallel_)
+      throw FormulaError("a streamed loop (Sum_stream) inside another loop is not built yet (docs/streaming.md)");
+    if (stream_.buffers < 1) throw FormulaError(fmt::format("--buffers {}: at least one buffer", stream_.buffers));
+    Chunk c = split_chunk(sum, out, in);
+    const LoopVar k = sum->var;
+    const int64_t S = k.extent, B = std::min<int64_t>(stream_.buffers, S);
+    const int64_t cin = c.get.fn->domain, cout = c.put.fn->domain;
+    const int lin = local_buffer(local_in_, B * cin), lout = local_buffer(local_out_, B * cout);
+    const Idx kk = idx_affine(Affine::var(k)), slot = B == 1 ? idx_const(0) : idx_mod(kk, B);
+    const std::size_t first_temp = f_.buffers.size();
+    ++loop_depth_;
+    Stmt compute = gen_compose(c.compute, Access{lout, fn_identity(cout), idx_scale(slot, cout)},
+                               Access{lin, fn_identity(cin), idx_scale(slot, cin)});
+    --loop_depth_;
+    check_local_memory(first_temp, B, cin, cout);
+    f_.dma_tags = std::max(f_.dma_tags, int(2 * B));
+    const Idx put_tag = idx_add(slot, idx_const(B));
+    Stmt get = dma_transfer(true, c.get.buffer, c.get.fn, k, lin, idx_scale(slot, cin), slot, next_var_++);
+    Stmt put = dma_transfer(false, c.put.buffer, c.put.fn, k, lout, idx_scale(slot, cout), put_tag, next_var_++);
+    // chunk k: its data arrived, its slot's last put is done; compute; put it; fetch chunk k + B.
+    Stmt step = make_block({make_dma_wait(slot), make_dma_wait(put_tag), compute, put});
+    LoopVar first = fresh(B), last = fresh(B);
+    std::vector<Stmt> parts = {make_for(first, substitute(get, k.id, Affine::var(first)))};  // prologue
+    LoopVar steady{k.id, S - B};
+    parts.push_back(make_for(steady, make_block({step, substitute(get, k.id, Affine::var(k) + Affine::constant(B))})));
+    parts.push_back(make_for(last, substitute(step, k.id, Affine::var(last) + Affine::constant(S - B))));  // epilogue
+    for (int64_t j = 0; j < B; ++j) parts.push_back(make_dma_wait(idx_const(B + j)));
+    return make_block(std::move(parts));
+  }
 
   int new_temp(int64_t size) {
     int id = int(f_.buffers.size());
@@ -207,7 +308,7 @@ class Codegen {
   }
 
   CExpr load(const Access &a, const Idx &i) {
-    Idx at = apply_index(a.fn, i);
+    Idx at = address(a, i);
     return {e_load(a.buffer, at, 0), e_load(a.buffer, at, 1)};
   }
 
@@ -263,7 +364,7 @@ class Codegen {
   }
 
   std::vector<PendingStore> store(const Access &a, const Idx &i, const CExpr &v) {
-    Idx at = apply_index(a.fn, i);
+    Idx at = address(a, i);
     return {{a.buffer, at, 0, v.re}, {a.buffer, at, 1, v.im}};
   }
 
@@ -421,14 +522,14 @@ class Codegen {
 
 }  // namespace
 
-Function sigma_to_loops(const Sigma &s, const std::string &name) {
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream) {
   Function f;
   f.name = name;
   f.rows = s->rows;
   f.cols = s->cols;
   f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, s->cols, "x"});
   f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
-  Codegen gen(f, max_var(s) + 1);
+  Codegen gen(f, max_var(s) + 1, stream);
   f.body = gen.gen(s, Access{kOutputBuffer, fn_identity(s->rows)}, Access{kInputBuffer, fn_identity(s->cols)});
   return f;
 }

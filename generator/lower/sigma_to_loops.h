@@ -11,6 +11,17 @@
 
 namespace splgen::lower {
 
-Function sigma_to_loops(const Sigma &s, const std::string &name);
+// How Sum_stream loops are lowered (docs/streaming.md). Off: as plain loops (same matrix).
+// On: multibuffered DMA loops (stream_loop in sigma_to_loops.cpp): `buffers` chunks in
+// flight, local buffers checked against local_memory bytes (0: no limit).
+struct StreamOptions {
+  bool dma = false;
+  int buffers = 2;
+  int64_t local_memory = 0;
+  int64_t real_bytes = 8;  // bytes of one real number (double 8, float 4)
+};
+
+// FormulaError (one line) when streamed blocks do not fit the local memory.
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream = {});
 
 }  // namespace splgen::lower

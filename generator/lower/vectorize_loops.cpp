@@ -85,7 +85,7 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
   std::map<int, std::vector<const StmtNode *>> stores;  // buffer -> stores so far
   std::vector<std::pair<const ExprNode *, std::size_t>> loads;
   for (const Stmt &s : body) {
-    if (s->kind == StmtKind::For || s->kind == StmtKind::Block) return false;
+    if (s->kind != StmtKind::Assign && s->kind != StmtKind::Store) return false;  // loops, blocks, transfers
     if (s->kind == StmtKind::Assign && (!s->declare || reads_outside.count(s->scalar))) return false;
     std::vector<const ExprNode *> ls;
     collect_loads(s->value, ls);

@@ -38,6 +38,17 @@ std::optional<Threading> parse_threading(const std::string &name) {
   return std::nullopt;
 }
 
+const std::string &dma_engine_name(DmaEngine e) {
+  static const std::string thread = "thread", sync = "sync";
+  return e == DmaEngine::Thread ? thread : sync;
+}
+
+std::optional<DmaEngine> parse_dma_engine(const std::string &name) {
+  if (name == "thread") return DmaEngine::Thread;
+  if (name == "sync") return DmaEngine::Sync;
+  return std::nullopt;
+}
+
 int cache_line_complex(Precision precision) {
   constexpr int kCacheLineBytes = 64;
   return kCacheLineBytes / (precision == Precision::Float ? 8 : 16);

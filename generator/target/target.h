@@ -24,6 +24,11 @@ const std::vector<std::string> &isa_names();  // {"scalar", "sse2", "avx2", "avx
 enum class Threading { OpenMP, Team };
 const std::string &threading_name(Threading t);            // "openmp", "team"
 std::optional<Threading> parse_threading(const std::string &name);
+// The DMA engine a streamed kernel uses when called as NAME(y, x) (docs/streaming.md):
+// transfers by a copy thread (overlapped with compute) or done at once by the caller.
+enum class DmaEngine { Thread, Sync };
+const std::string &dma_engine_name(DmaEngine e);              // "thread", "sync"
+std::optional<DmaEngine> parse_dma_engine(const std::string &name);
 
 // Complex elements of the precision per cache line: mu of smp(p, mu), so the blocks the
 // threads own never share a line (64-byte lines on every x86-64 CPU, Intel and AMD alike).

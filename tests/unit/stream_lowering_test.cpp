@@ -1,0 +1,104 @@
+// Lowering of Sum_stream / G_dma / S_dma to multibuffered DMA loops (docs/streaming.md):
+// the loop program keeps the spec's matrix (interpret() does each transfer when issued), has
+// the prologue / steady state / epilogue structure, and its transfers are the longest runs the
+// index function allows (Cell paper eqs. (9), (10)). Compiled kernels: tests/kernels/stream_kernel_test.cpp.
+#include <gtest/gtest.h>
+
+#include "generator/driver/pipeline.h"
+#include "generator/ir/loop_visitor.h"
+#include "generator/lower/dma_transfers.h"
+
+namespace splgen {
+namespace {
+
+struct Counts : LoopVisitor {
+  int gets = 0, puts = 0, waits = 0;
+  void visit_dma(const Stmt &s) override { ++(s->dma.get ? gets : puts); }
+  void visit_dma_wait(const Stmt &) override { ++waits; }
+};
+
+driver::Compilation lowered(const std::string &spec, int buffers = 2, int64_t local = 0) {
+  driver::GenOptions o;
+  o.dma_buffers = buffers, o.local_memory = local;
+  driver::Compilation c = driver::start(spec, o);
+  driver::run_until(c, driver::Stage::Loops);
+  return c;
+}
+
+TEST(StreamLowering, KeepsTheMatrix) {
+  for (const char *spec : {"stream(4)[ I(8) (x) DFT(4) ]", "stream(4)[ DFT(8) (x) I(16) ]", "stream(2)[ DFT(64) ]",
+                           "stream(4)[ DFT(256) ]", "stream(3)[ DFT(36) ]", "stream(2)[ DFT(8 x 16) ]",
+                           "stream(1)[ DFT(16) ]", "stream(3)[ I(9) (x) DFT(3) ]"})
+    for (int buffers : {1, 2, 3, 5}) {
+      SCOPED_TRACE(std::string(spec) + " --buffers " + std::to_string(buffers));
+      driver::Compilation c = lowered(spec, buffers);
+      EXPECT_GT(c.program.loops.dma_tags, 0);
+      EXPECT_LT(max_abs_difference(to_dense(c.program.loops), to_dense(c.spec)), 1e-9);
+    }
+}
+
+// Prologue (B gets), steady state (wait, wait, compute, put, get), epilogue (wait, wait,
+// compute, put), the last puts waited for: one get and one put statement per transfer site.
+TEST(StreamLowering, MultibufferedLoopStructure) {
+  driver::Compilation c = lowered("stream(4)[ I(8) (x) DFT(16) ]", 2);
+  Counts n;
+  n.include(c.program.loops.body);
+  EXPECT_EQ(n.gets, 2);   // the prologue's and the steady state's
+  EXPECT_EQ(n.puts, 2);   // the steady state's and the epilogue's
+  EXPECT_EQ(n.waits, 6);  // 2 + 2 in the loops, the 2 put tags at the end
+  EXPECT_EQ(c.program.loops.dma_tags, 4);
+  std::string dump = to_string(c.program.loops);
+  for (const char *part : {"buffer local", ": local complex[64]", "dma_get local", "dma_put", "dma_wait tag 2",
+                           "dma_wait tag 3"})
+    EXPECT_NE(dump.find(part), std::string::npos) << part << "\n" << dump;
+  EXPECT_EQ(local_memory_bytes(c.program.loops, 8), 2 * 2 * 32 * 16);
+}
+
+TEST(StreamLowering, TooSmallLocalMemoryAndNoBuffersAreErrors) {
+  EXPECT_NO_THROW(lowered("stream(4)[ I(8) (x) DFT(16) ]", 2, 2 * 2 * 32 * 16));
+  try {
+    lowered("stream(4)[ I(8) (x) DFT(16) ]", 2, 2 * 2 * 32 * 16 - 1);
+    FAIL() << "no error";
+  } catch (const FormulaError &e) {
+    EXPECT_STREQ(e.what(), "local memory of 2047 bytes is too small: a streamed chunk of 32 complex in and 32 out, "
+                           "2 buffers need 2048 bytes");
+  }
+  EXPECT_THROW(lowered("stream(4)[ I(8) (x) DFT(16) ]", 0), FormulaError);
+}
+
+TEST(DmaRuns, ContiguousChunkIsOneTransfer) {  // eq. (9): q(k, 1, m mu)
+  LoopVar k{0, 4};
+  lower::DmaRuns r = lower::dma_runs(fn_q(32, 128, Affine::var(k), 1, 32), k);
+  EXPECT_EQ(r.block, 32);
+  EXPECT_EQ(r.count, 1);
+  EXPECT_TRUE(r.strided);
+}
+
+TEST(DmaRuns, PacketsAtStrideAreOneListAndAdjacentPacketsMerge) {  // eq. (10): q(k, s, mu)
+  LoopVar k{0, 4};
+  lower::DmaRuns r = lower::dma_runs(fn_q(32, 128, Affine::var(k), 4, 4), k);
+  EXPECT_EQ(r.block, 4);
+  EXPECT_EQ(r.count, 8);
+  EXPECT_EQ(r.stride, 16);
+  EXPECT_TRUE(r.strided);
+  // packets of 4 whose packet stride is 1: rows next to each other, one block of 32
+  lower::DmaRuns merged = lower::dma_runs(fn_q(32, 128, Affine::var(k, 8), 1, 4), k);
+  EXPECT_EQ(merged.block, 32);
+  EXPECT_EQ(merged.count, 1);
+}
+
+TEST(DmaRuns, IrregularRunsAreALoopOfTransfers) {
+  LoopVar k{0, 1};
+  lower::DmaRuns r = lower::dma_runs(fn_table({4, 5, 0, 1, 6, 7, 2, 3}), k);
+  EXPECT_EQ(r.block, 2);
+  EXPECT_EQ(r.count, 4);
+  EXPECT_FALSE(r.strided);
+  Stmt s = lower::dma_transfer(true, kInputBuffer, fn_table({4, 5, 0, 1, 6, 7, 2, 3}), k, 2, idx_const(0), idx_const(0), 9);
+  ASSERT_EQ(s->kind, StmtKind::For);
+  EXPECT_EQ(s->var.extent, 4);
+  EXPECT_EQ(s->loop_body->kind, StmtKind::Dma);
+  EXPECT_EQ(s->loop_body->dma.block, 2);
+}
+
+}  // namespace
+}  // namespace splgen
