@@ -12,6 +12,8 @@
 #     [THREADS n]                 # splgen gen --threads n: n workers inside the kernel
 #     [THREADING openmp|team]     # how they run (default openmp: links OpenMP::OpenMP_CXX;
 #                                 #   team: <splgen/runtime/thread_team.h> and Threads::Threads)
+#                                 # A SPEC with a stream tag (docs/streaming.md) gets the runtime
+#                                 #   headers (<splgen/runtime/dma.h>) and Threads::Threads too.
 #     [OPTIONS arg...]            # further splgen gen arguments, e.g. --codelet-max 16
 #     [OUTPUT_DIR dir])           # default ${CMAKE_CURRENT_BINARY_DIR}/splgen
 #
@@ -39,14 +41,20 @@ function(_splgen_link_threading target threading where)
     endif()
     target_link_libraries(${target} PUBLIC OpenMP::OpenMP_CXX)
   else()
-    find_package(Threads REQUIRED)
-    get_property(runtime_dir GLOBAL PROPERTY SPLGEN_RUNTIME_INCLUDE_DIR)
-    if(NOT runtime_dir)
-      message(FATAL_ERROR "${where}: THREADING team needs splgen's runtime headers (find_package(splgen) or add_subdirectory)")
-    endif()
-    target_include_directories(${target} PRIVATE "${runtime_dir}")
-    target_link_libraries(${target} PUBLIC Threads::Threads)
+    _splgen_link_runtime(${target} "THREADING team" "${where}")
   endif()
+endfunction()
+
+# What a kernel that includes splgen's runtime headers needs (the thread team; the DMA engines,
+# whose default engine runs a copy thread).
+function(_splgen_link_runtime target what where)
+  find_package(Threads REQUIRED)
+  get_property(runtime_dir GLOBAL PROPERTY SPLGEN_RUNTIME_INCLUDE_DIR)
+  if(NOT runtime_dir)
+    message(FATAL_ERROR "${where}: ${what} needs splgen's runtime headers (find_package(splgen) or add_subdirectory)")
+  endif()
+  target_include_directories(${target} PRIVATE "${runtime_dir}")
+  target_link_libraries(${target} PUBLIC Threads::Threads)
 endfunction()
 
 function(splgen_add_transform target)
@@ -124,6 +132,9 @@ function(splgen_add_transform target)
   if(DEFINED arg_THREADS AND arg_THREADS GREATER 1)
     list(APPEND args --threads ${arg_THREADS} --threading ${arg_THREADING})
     _splgen_link_threading(${target} ${arg_THREADING} "${where}")
+  endif()
+  if(arg_SPEC MATCHES "stream[ \t]*\\(")  # a streamed kernel includes <splgen/runtime/dma.h>
+    _splgen_link_runtime(${target} "a stream tag" "${where}")
   endif()
   set(depends)
   if(arg_WISDOM)

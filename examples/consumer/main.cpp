@@ -10,6 +10,7 @@
 #include "fft_dif.h"
 #include "fft_omp.h"
 #include "fft_team.h"
+#include "fft_stream.h"
 #include "ifftf.h"
 
 namespace {
@@ -63,5 +64,6 @@ int main() {
   ok &= check<double>("fft_dif", fft_dif, -1, 1e-13);
   ok &= check<double>("fft_omp", fft_omp, -1, 1e-13);
   ok &= check<double>("fft_team", fft_team, -1, 1e-13);
+  ok &= check<double>("fft_stream", fft_stream, -1, 1e-13);
   return ok ? 0 : 1;
 }
