@@ -138,6 +138,11 @@ TEST(OperationCounts, TheButterfliesOfKnownCost) {
   EXPECT_EQ(four.loads, 8);
   EXPECT_EQ(four.stores, 8);
   EXPECT_DOUBLE_EQ(four.passes, 1);
+  // DFT(16): the split-radix count (Yavne 1968; Duhamel & Hollmann 1984), 4 n log2 n - 6 n + 8 =
+  // 168 real operations, 144 additions and 24 multiplications.
+  lower::OperationCount sixteen = kernel_counts("DFT(16)");
+  EXPECT_EQ(sixteen.adds, 144);
+  EXPECT_EQ(sixteen.muls, 24);
 }
 
 class RuleFileStamps : public ::testing::Test {
