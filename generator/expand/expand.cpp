@@ -242,7 +242,7 @@ class Expander {
     std::vector<std::string> names;
     for (const Rule *r : rules_) names.push_back(r->name);
     return fmt::format("--only-rules {}: no rule of the set breaks {} down into smaller DFTs, and it is above "
-                       "the codelet size {}", fmt::format("{}", fmt::join(names, ",")), print(node),
+                       "the codelet size {}", fmt::join(names, ","), print(node),
                        depth_ == 0 ? options_.top_codelet_max : options_.codelet_max);
   }
 
