@@ -227,7 +227,7 @@ std::vector<const Rule *> selected_breakdown_rules(const Compilation &c) {
   return ordered;
 }
 
-// --prefer-rules: the breakdown rules of the --rules files.
+// --prefer-rules: the rules of the --rules files (only their breakdown rules are choices).
 std::vector<const Rule *> preferred_rules(const Compilation &c) {
   std::vector<const Rule *> out;
   if (!c.options.prefer_rules) return out;
