@@ -46,7 +46,7 @@ struct SigintGuard {
 };
 
 std::string plan_label(const search::Plan &p) {
-  std::string w = search::describe_width(p.vector_width);
+  std::string w = search::describe_target(p.vector_width, p.smp_packet);
   return p.tree + (w.empty() ? "" : " " + w);
 }
 
@@ -202,6 +202,7 @@ int run_search(const SearchArgs &a) {
     e.formula = print(r.best.formula);  // wisdom holds formulas as text
     e.tree = r.best.tree;
     e.vector_width = r.best.vector_width;
+    e.smp_packet = r.best.smp_packet;
     e.ns = estimate ? 0 : r.best_ns;
     e.default_ns = estimate ? 0 : r.default_ns;
     e.strategy = a.strategy;

@@ -34,7 +34,7 @@ int show(const WisdomArgs &a) {
     std::string m = e.key.compiler + " on " + e.key.cpu;
     if (m != machine) std::cout << "# " << m << "\n", machine = m;
     std::string ratio = e.ns > 0 && e.default_ns > 0 ? fmt::format("{:.2f}x", e.default_ns / e.ns) : "-";
-    std::string width = search::describe_width(e.vector_width);
+    std::string width = search::describe_target(e.vector_width, e.smp_packet);
     std::cout << fmt::format("{:<16} {:<7} {:<9} {:<8} {:>10} {:>10}  {:<10}  {}{}\n", e.key.spec, e.key.isa,
                              e.key.precision, e.key.direction, format_time(e.ns), ratio, e.strategy, e.tree,
                              width.empty() ? "" : " " + width);

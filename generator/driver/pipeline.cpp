@@ -257,9 +257,13 @@ expand::Expansion expand_plan(const Spl &spec, const Spl &plan, const std::vecto
 
 expand::Expansion run_expand(Compilation &c) {
   std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
-  Spl spec = threaded_spec(c.spec, c.options.threads, c.options.precision, c.notes);
+  Spl spec = threaded_spec(c.spec, c.options.threads, c.options.smp_packet, c.options.precision, c.notes);
   if (c.options.plan) {
-    Spl plan = spec == c.spec ? c.options.plan : make_tagged(spec->tag, c.options.plan);
+    // With --threads the tag is smp(threads, smp_packet or a cache line); a plan that brings an
+    // smp tag of its own (a threaded default plan, stored whole) brings only its formula.
+    const Spl &formula = c.options.plan;
+    const bool own_tag = formula->kind == SplKind::Tagged && formula->tag.kind == TagKind::Smp;
+    Spl plan = spec == c.spec ? formula : make_tagged(spec->tag, own_tag ? formula->children[0] : formula);
     return expand_plan(c.spec, plan, breakdown, c.options);
   }
   expand::ExpandOptions o = expand_options(c.options);

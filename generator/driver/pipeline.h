@@ -32,6 +32,7 @@ struct GenOptions {
   Spl plan;
   int max_vector_width = 0;               // widest vector used (a search parameter); 0: the ISA's widest
   int threads = 1;                        // > 1: smp(threads, mu) around the spec (generator/driver/threads.h)
+  int smp_packet = 0;                     // mu of that tag (a search parameter); 0: one cache line
   Threading threading = Threading::OpenMP;  // how a threaded kernel runs its workers
 };
 

@@ -7,14 +7,14 @@
 
 namespace splgen::driver {
 
-Spl threaded_spec(const Spl &spec, int threads, Precision precision, std::vector<std::string> &notes) {
+Spl threaded_spec(const Spl &spec, int threads, int packet, Precision precision, std::vector<std::string> &notes) {
   if (threads <= 1 || spec->kind == SplKind::Tagged) return spec;
   if (spec->rows < kMinThreadedPoints) {
     notes.push_back(fmt::format("--threads {}: {} has fewer than {} points; one thread (threads cannot pay here)",
                                 threads, print(spec), kMinThreadedPoints));
     return spec;
   }
-  return make_tagged(Tag{TagKind::Smp, {threads, cache_line_complex(precision)}}, spec);
+  return make_tagged(Tag{TagKind::Smp, {threads, packet > 0 ? packet : cache_line_complex(precision)}}, spec);
 }
 
 bool has_tag(const Spl &f, TagKind kind) {

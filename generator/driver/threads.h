@@ -19,7 +19,8 @@ constexpr int64_t kMinThreadedPoints = int64_t(1) << 13;
 
 // The formula to expand for `threads` workers: smp(threads, mu)[spec], or the spec itself when
 // threads <= 1, the spec is tagged already, or it is too small (a line in `notes` says so).
-Spl threaded_spec(const Spl &spec, int threads, Precision precision, std::vector<std::string> &notes);
+// mu is `packet` complex values, or one cache line when packet is 0.
+Spl threaded_spec(const Spl &spec, int threads, int packet, Precision precision, std::vector<std::string> &notes);
 
 // Whether f contains a tag of this kind.
 bool has_tag(const Spl &f, TagKind kind);

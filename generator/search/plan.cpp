@@ -10,6 +10,7 @@ namespace splgen::search {
 driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan) {
   options.plan = plan.is_default ? Spl() : plan.formula;
   options.max_vector_width = plan.vector_width;
+  options.smp_packet = plan.smp_packet;
   return options;
 }
 
@@ -17,6 +18,7 @@ Plan default_plan(const std::string &spec_text, const driver::GenOptions &option
   driver::GenOptions o = options;
   o.plan = nullptr;
   o.max_vector_width = 0;
+  o.smp_packet = 0;
   driver::Compilation c = driver::start(spec_text, o);
   driver::run_until(c, driver::Stage::Expand);
   Plan p;
@@ -43,6 +45,10 @@ std::string plan_mismatch(const Spl &spec, const Plan &plan, const driver::GenOp
   }
 }
 
-std::string describe_width(int vector_width) { return vector_width > 0 ? fmt::format("w={}", vector_width) : ""; }
+std::string describe_target(int vector_width, int smp_packet) {
+  std::string width = vector_width > 0 ? fmt::format("w={}", vector_width) : "";
+  std::string packet = smp_packet > 0 ? fmt::format("mu={}", smp_packet) : "";
+  return width + (!width.empty() && !packet.empty() ? " " : "") + packet;
+}
 
 }  // namespace splgen::search

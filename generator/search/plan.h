@@ -1,7 +1,7 @@
 // A searched plan: the ruletree the search chose, as a formula that driver::GenOptions::plan
 // uses in place of the default expansion (wisdom files hold it as text that `splgen expand`
-// reads), with the target parameters searched alongside it (the vector width) and a short
-// description for people.
+// reads), with the target parameters searched alongside it (the vector width; with --threads,
+// mu of the smp tag) and a short description for people.
 #pragma once
 #include <string>
 
@@ -13,6 +13,7 @@ namespace splgen::search {
 struct Plan {
   Spl formula;             // fully expanded: DFT leaves are codelets ("(DFT(32) (x) I(32)) * T(1024,32) * ...")
   int vector_width = 0;    // widest vector used; 0: the ISA's widest
+  int smp_packet = 0;      // with --threads: mu of smp(threads, mu); 0: one cache line
   std::string tree;        // "dit(32,32)", "dif(4,dit(8,32))", "16": the ruletree in short
   bool is_default = false; // the generator's default expansion (no search)
 };
@@ -30,7 +31,7 @@ Plan default_plan(const std::string &spec_text, const driver::GenOptions &option
 // interpreted. For plans that do not come from this process's search: wisdom files.
 std::string plan_mismatch(const Spl &spec, const Plan &plan, const driver::GenOptions &options);
 
-// "w=2" / "" : the vector width in short, for tables.
-std::string describe_width(int vector_width);
+// "w=2", "mu=8", "w=2 mu=8", "": the target parameters that are not the defaults, in short.
+std::string describe_target(int vector_width, int smp_packet);
 
 }  // namespace splgen::search

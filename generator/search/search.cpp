@@ -141,12 +141,14 @@ std::vector<Evaluation> Searcher::time_root(const std::vector<Plan> &plans, cons
 void Searcher::note_root(const std::vector<Plan> &plans, const std::vector<Evaluation> &evals) {
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (evals[i].status == Evaluation::Status::Skipped) continue;
-    if (evals[i].status == Evaluation::Status::Ok && (best_ns_ == 0 || evals[i].ns < best_ns_))
-      best_ns_ = evals[i].ns, best_tree_ = plans[i].tree + (plans[i].vector_width ? " " + describe_width(plans[i].vector_width) : "");
+    if (evals[i].status == Evaluation::Status::Ok && (best_ns_ == 0 || evals[i].ns < best_ns_)) {
+      std::string target = describe_target(plans[i].vector_width, plans[i].smp_packet);
+      best_ns_ = evals[i].ns, best_tree_ = plans[i].tree + (target.empty() ? "" : " " + target);
+    }
     // One table row per plan: a plan timed again keeps its latest time.
     auto same = [&](const Candidate &c) {
       return equal(c.plan.formula, plans[i].formula) && c.plan.vector_width == plans[i].vector_width &&
-             c.plan.is_default == plans[i].is_default;
+             c.plan.smp_packet == plans[i].smp_packet && c.plan.is_default == plans[i].is_default;
     };
     auto it = std::find_if(result_.candidates.begin(), result_.candidates.end(), same);
     if (it == result_.candidates.end())
@@ -162,12 +164,17 @@ const std::vector<Split> &Searcher::splits_of(const Spl &node) {
   return it->second;
 }
 
-Plan Searcher::make_plan(const Spl &formula, const std::string &tree, int width) {
+Plan Searcher::make_plan(const Spl &formula, const std::string &tree, TargetChoice choice) {
   Plan p;
   p.formula = formula;
   p.tree = tree;
-  p.vector_width = width;
+  p.vector_width = choice.vector_width;
+  p.smp_packet = choice.smp_packet;
   return p;
+}
+
+std::vector<TargetChoice> Searcher::root_choices() const {
+  return target_choices(gen_.isa, gen_.precision, gen_.threads, root_->rows);
 }
 
 // Subproblems below the root (DFTs), smallest first, then by root exponent.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "generator/driver/threads.h"
 #include "generator/expand/breakdown.h"
 
 namespace splgen::search {
@@ -74,6 +75,19 @@ std::vector<int> width_choices(Isa isa, Precision precision) {
   std::vector<int> out = {0};
   std::vector<int> widths = vector_widths(isa, precision);  // widest first
   for (std::size_t i = 1; i < widths.size(); ++i) out.push_back(widths[i]);
+  return out;
+}
+
+std::vector<int> packet_choices(int threads, int64_t points, Precision precision) {
+  if (threads <= 1 || points < driver::kMinThreadedPoints) return {0};
+  const int line = cache_line_complex(precision);
+  return {0, 2 * line, 4 * line};
+}
+
+std::vector<TargetChoice> target_choices(Isa isa, Precision precision, int threads, int64_t points) {
+  std::vector<TargetChoice> out;
+  for (int packet : packet_choices(threads, points, precision))
+    for (int width : width_choices(isa, precision)) out.push_back({width, packet});
   return out;
 }
 

@@ -40,7 +40,9 @@ class Searcher {
   // The splits of a node, computed once per node.
   const std::vector<Split> &splits_of(const Spl &node);
 
-  static Plan make_plan(const Spl &formula, const std::string &tree, int width = 0);
+  static Plan make_plan(const Spl &formula, const std::string &tree, TargetChoice choice = {});
+  // The target parameters to try at the root (target_choices), the default first.
+  std::vector<TargetChoice> root_choices() const;
 
   const SearchOptions &options() const { return o_; }
   const Spl &root() const { return root_; }

@@ -66,8 +66,8 @@ void run_dp(Searcher &s) {
   std::vector<Spl> subs = s.subproblems();
   // Planned: every subproblem's candidates as if each child kept `keep` plans, and the root's.
   for (const Spl &node : subs) s.add_planned(planned_count(s, node, o.keep));
-  const int narrower_widths = int(width_choices(s.gen().isa, s.gen().precision).size()) - 1;
-  s.add_planned(planned_count(s, s.root(), o.keep) + o.keep * narrower_widths + o.final_round + 1);
+  const int other_choices = int(s.root_choices().size()) - 1;
+  s.add_planned(planned_count(s, s.root(), o.keep) + o.keep * other_choices + o.final_round + 1);
   for (const Spl &node : subs) {
     if (s.stop()) return;
     // Half the budget goes to subproblems at most: the root's candidates are what count.
@@ -95,15 +95,16 @@ void run_dp(Searcher &s) {
     s.add_planned(int(s.done() - before) - planned_count(s, node, o.keep));  // the estimate becomes the count
   }
   if (s.stop()) return;
-  // The root: every candidate at the widest vectors, the default among them (same round) ...
+  // The root: every candidate at the default target parameters (widest vectors, mu one cache
+  // line), the default plan among them (same round) ...
   auto cands = dp_candidates(s, kept, s.root());
   std::vector<Plan> plans = {s.default_plan()};
   for (auto &[f, tree] : cands)
     if (!equal(f, s.default_plan().formula)) plans.push_back(Searcher::make_plan(f, tree));  // the default is there already
   std::vector<Evaluation> e = s.time_root(plans, print(s.root()));
-  // ... then the best few with narrower vectors.
-  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
-  if (widths.size() > 1 && !s.stop()) {
+  // ... then the best few with the other target parameters (narrower vectors, longer packets).
+  std::vector<TargetChoice> choices = s.root_choices();
+  if (choices.size() > 1 && !s.stop()) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < plans.size(); ++i)
       if (e[i].status == Evaluation::Status::Ok) order.push_back(i);
@@ -111,12 +112,14 @@ void run_dp(Searcher &s) {
     if (order.size() > std::size_t(std::max(1, o.keep))) order.resize(std::size_t(std::max(1, o.keep)));
     std::vector<Plan> narrow;
     for (std::size_t i : order)
-      for (std::size_t w = 1; w < widths.size(); ++w) {
+      for (std::size_t c = 1; c < choices.size(); ++c) {
         Plan p = plans[i];
-        p.vector_width = widths[w];
+        p.vector_width = choices[c].vector_width;
+        p.smp_packet = choices[c].smp_packet;
+        p.is_default = false;  // the default plan's formula with other parameters
         narrow.push_back(p);
       }
-    s.time_root(narrow, print(s.root()) + " widths");
+    s.time_root(narrow, print(s.root()) + " target parameters");
   }
 }
 

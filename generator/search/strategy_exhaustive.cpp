@@ -50,20 +50,20 @@ std::vector<std::pair<Spl, std::string>> all_trees(Searcher &searcher, const Spl
 void run_exhaustive(Searcher &s) {
   const SearchOptions &o = s.options();
   SplMap<double> memo;
-  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
-  double count = count_trees(s, s.root(), memo) * double(widths.size());
+  std::vector<TargetChoice> choices = s.root_choices();
+  double count = count_trees(s, s.root(), memo) * double(choices.size());
   if (count > double(o.max_candidates))
     throw std::invalid_argument(fmt::format(
-        "exhaustive: {} has {:.0f} plans (ruletrees x vector widths), more than --max-candidates {}; use "
+        "exhaustive: {} has {:.0f} plans (ruletrees x vector widths x smp packets), more than --max-candidates {}; use "
         "--strategy dp or random, or raise --max-candidates",
         s.result().spec, count, o.max_candidates));
   std::vector<Plan> plans;
-  SplMap<std::set<int>> seen;  // formula: widths
-  seen[s.default_plan().formula].insert(0);  // timed already, as the default
+  SplMap<std::set<TargetChoice>> seen;  // formula: target parameters
+  seen[s.default_plan().formula].insert(TargetChoice{});  // timed already, as the default
   for (auto &[f, tree] : all_trees(s, s.root()))
-    for (int w : widths) {
-      Plan p = Searcher::make_plan(f, tree, w);
-      if (seen[p.formula].insert(w).second) plans.push_back(p);
+    for (TargetChoice c : choices) {
+      Plan p = Searcher::make_plan(f, tree, c);
+      if (seen[p.formula].insert(c).second) plans.push_back(p);
     }
   s.add_planned(int(plans.size()) + o.final_round + 1);
   s.time_root(plans, "exhaustive");

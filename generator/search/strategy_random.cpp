@@ -33,9 +33,9 @@ std::pair<Spl, std::string> random_tree(Searcher &searcher, const Spl &node, std
 void run_random(Searcher &s) {
   const SearchOptions &o = s.options();
   std::mt19937_64 rng(o.seed);
-  std::vector<int> widths = width_choices(s.gen().isa, s.gen().precision);
-  SplMap<std::set<int>> seen;  // formula: widths
-  seen[s.default_plan().formula].insert(0);
+  std::vector<TargetChoice> choices = s.root_choices();
+  SplMap<std::set<TargetChoice>> seen;  // formula: target parameters
+  seen[s.default_plan().formula].insert(TargetChoice{});
   s.add_planned(o.max_candidates + o.final_round + 1);
   const std::size_t chunk = std::size_t(s.eval_options(s.root()->rows).max_per_unit * s.jobs());
   int given = 0;
@@ -44,9 +44,9 @@ void run_random(Searcher &s) {
     int attempts = 0;
     while (plans.size() < chunk && given + int(plans.size()) < o.max_candidates && attempts++ < 200 * int(chunk)) {
       auto [f, tree] = random_tree(s, s.root(), rng);
-      int w = widths[std::uniform_int_distribution<std::size_t>(0, widths.size() - 1)(rng)];
-      Plan p = Searcher::make_plan(f, tree, w);
-      if (seen[p.formula].insert(w).second) plans.push_back(p);
+      TargetChoice c = choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
+      Plan p = Searcher::make_plan(f, tree, c);
+      if (seen[p.formula].insert(c).second) plans.push_back(p);
     }
     if (plans.empty()) break;  // the space is exhausted
     given += int(plans.size());

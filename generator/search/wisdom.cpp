@@ -151,6 +151,7 @@ std::string format_wisdom(const Wisdom &w) {
     j.set("formula", e.formula);
     j.set("tree", e.tree);
     j.set("vector_width", e.vector_width);
+    if (e.smp_packet > 0) j.set("smp_packet", e.smp_packet);
     j.set("time_ns", e.ns > 0 ? Json(e.ns) : Json());
     j.set("default_ns", e.default_ns > 0 ? Json(e.default_ns) : Json());
     j.set("strategy", e.strategy);
@@ -213,6 +214,7 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
     e.formula = str("formula");
     e.tree = str("tree", false);
     e.vector_width = whole("vector_width", 0, 64);
+    e.smp_packet = whole("smp_packet", 0, 1 << 20);
     e.ns = num("time_ns");
     e.default_ns = num("default_ns");
     e.strategy = str("strategy", false);

@@ -47,6 +47,7 @@ struct WisdomEntry {
   std::string formula;     // the plan: a formula `splgen expand` reads
   std::string tree;        // the ruletree in short ("dit(32,32)")
   int vector_width = 0;    // 0: the ISA's widest
+  int smp_packet = 0;      // threads > 1: mu of smp(threads, mu); 0: one cache line
   double ns = 0;           // measured median time of one transform; 0: not measured (estimate)
   double default_ns = 0;   // the default plan's time in the same round
   std::string strategy;    // "dp", "random", "exhaustive", "estimate"

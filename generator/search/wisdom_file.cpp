@@ -116,8 +116,9 @@ Wisdom load_wisdom(const std::string &path) {
 std::string entry_problem(const WisdomEntry &e) {
   static std::mutex mutex;
   static std::unordered_map<std::string, std::string> proved;  // what decides -> the problem
-  std::string what = fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", e.key.spec, e.key.isa, e.key.precision,
-                                 e.key.direction, e.key.threads, e.formula, e.vector_width, e.ns, e.default_ns);
+  std::string what = fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", e.key.spec, e.key.isa, e.key.precision,
+                                 e.key.direction, e.key.threads, e.formula, e.vector_width, e.smp_packet, e.ns,
+                                 e.default_ns);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = proved.find(what); it != proved.end()) return it->second;
@@ -159,6 +160,7 @@ Plan entry_plan(const WisdomEntry &e) {
   p.formula = parse::parse_formula(e.formula);
   p.tree = e.tree;
   p.vector_width = e.vector_width;
+  p.smp_packet = e.smp_packet;
   return p;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/kernel/compile.h"
 #include "generator/measure/reference.h"
 #include "generator/search/wisdom.h"
 #include "tests/support/kernel_loader.h"
@@ -30,9 +31,9 @@ class SearchCliTest : public test::SplgenCommandTest {
   }
 
   // Compiles the source and checks its kernel against the long-double reference.
-  void expect_correct(const std::string &source, const std::string &name, int64_t n) {
+  void expect_correct(const std::string &source, const std::string &name, int64_t n, const std::string &flags = "-O1") {
     std::string src = dir.write(name + ".cpp", source);
-    test::SharedObject lib(test::compile_shared_object({src}, dir.file(name + ".so"), "", "-O1"));
+    test::SharedObject lib(test::compile_shared_object({src}, dir.file(name + ".so"), "", flags));
     auto *kernel = lib.symbol<void(double *, const double *)>(name);
     std::vector<std::complex<double>> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
     std::mt19937 rng(5);
@@ -88,6 +89,32 @@ TEST_F(SearchCliTest, SearchStoresWisdomThatGenUses) {
   test::ProgramResult m = splgen({"wisdom", "merge", merged, wisdom});
   EXPECT_EQ(m.exit_code, 0) << m.err;
   EXPECT_EQ(test::read_text_file(merged), test::read_text_file(wisdom));
+}
+
+// search --threads: mu of smp(P, mu) is searched beside the ruletree (candidates "mu=8",
+// "mu=16"), the wisdom entry carries the thread count and the packet, and gen --wisdom
+// --threads builds the kernel from smp(P, packet).
+TEST_F(SearchCliTest, ThreadedSearchSearchesTheSmpPacket) {
+  std::string wisdom = dir.file("threads.wisdom");
+  test::ProgramResult s = splgen({"search", "DFT(8192)", "--isa", "scalar", "--threads", "2", "--threading", "team",
+                                  "--strategy", "random", "--max-candidates", "12", "--seed", "3", "--budget", "300s",
+                                  "--wisdom", wisdom, "--flags=-O1", "--reps", "3", "--quiet", "--show", "40"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_TRUE(contains(s.out, " mu=8")) << s.out;  // two cache lines of doubles
+  EXPECT_TRUE(contains(s.out, " mu=16")) << s.out;
+  search::Wisdom w = search::load_wisdom(wisdom);
+  ASSERT_EQ(w.entries.size(), 1u);
+  EXPECT_EQ(w.entries[0].key.threads, 2);
+
+  // The entry with a packet of four lines: proved, then used.
+  w.entries[0].smp_packet = 16;
+  write(wisdom, search::format_wisdom(w));
+  test::ProgramResult g = splgen({"gen", "DFT(8192)", "--threads", "2", "--threading", "team", "--wisdom", wisdom,
+                                  "--name", "k8192"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_TRUE(contains(g.out, "smp(2,16)[")) << g.out.substr(0, 2000);
+  EXPECT_TRUE(contains(g.out, "thread_team")) << g.out.substr(0, 2000);
+  expect_correct(g.out, "k8192", 8192, "-O1 " + kernel::threading_flags(Threading::Team));
 }
 
 TEST_F(SearchCliTest, EstimateNeedsNoCompiler) {

@@ -101,6 +101,40 @@ TEST(SearchSpace, SplitsOfDft16) {
   EXPECT_EQ(width_choices(Isa::Avx2, Precision::Double), (std::vector<int>{0, 2}));
 }
 
+TEST(SearchSpace, SmpPacketsOnlyWhereThreadsRun) {
+  EXPECT_EQ(packet_choices(1, 1 << 16, Precision::Double), std::vector<int>{0});
+  EXPECT_EQ(packet_choices(2, 1 << 12, Precision::Double), std::vector<int>{0});  // one thread anyway
+  EXPECT_EQ(packet_choices(2, 1 << 14, Precision::Double), (std::vector<int>{0, 8, 16}));  // 2 and 4 lines
+  EXPECT_EQ(packet_choices(4, 1 << 14, Precision::Float), (std::vector<int>{0, 16, 32}));
+  std::vector<TargetChoice> c = target_choices(Isa::Avx2, Precision::Double, 2, 1 << 14);
+  ASSERT_EQ(c.size(), 6u);  // {widest, 2} x {line, 2 lines, 4 lines}
+  EXPECT_EQ(c.front(), TargetChoice{});
+  EXPECT_EQ(c.back(), (TargetChoice{2, 16}));
+  EXPECT_EQ(target_choices(Isa::Avx2, Precision::Double, 1, 1 << 14).size(), 2u);
+}
+
+// With --threads, a plan's smp_packet is mu of the smp tag the kernel is built from; the plan
+// stays the same transform (proved as wisdom entries are) and its stages stay parallel.
+TEST(SearchPlan, SmpPacketIsMuOfTheTag) {
+  driver::GenOptions g;
+  g.isa = Isa::Avx2;
+  g.threads = 2;
+  const std::string spec = "DFT(16384)";
+  Plan p = default_plan(spec, g);
+  EXPECT_NE(print(p.formula).find("smp(2,4)["), std::string::npos);  // one cache line of doubles
+  p.is_default = false;  // through the formula text, tag included, as from wisdom
+  p.formula = parse::parse_formula(print(p.formula));
+  p.smp_packet = 16;
+  driver::Compilation c = driver::start(spec, with_plan(g, p));
+  driver::run_until(c, driver::Stage::Loops);
+  EXPECT_NE(print(c.expansion.formula).find("smp(2,16)["), std::string::npos) << print(c.expansion.formula);
+  EXPECT_EQ(c.program.loops.workers, 2);
+  EXPECT_EQ(plan_mismatch(parse::parse_formula(spec), p, g), "");
+  EXPECT_EQ(describe_target(2, 16), "w=2 mu=16");
+  EXPECT_EQ(describe_target(0, 16), "mu=16");
+  EXPECT_EQ(describe_target(0, 0), "");
+}
+
 TEST(SearchPlan, DefaultPlanGivesTheDefaultBytes) {
   for (Isa isa : {Isa::Scalar, Isa::Avx2}) {
     for (const char *spec : {"DFT(16)", "DFT(64)", "DFT(15)"}) {
@@ -166,6 +200,28 @@ TEST(SearchWisdom, RoundTripsAndMerges) {
   ASSERT_EQ(f.entries.size(), 2u);
   EXPECT_EQ(f.entries[0].ns, 10);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp." + std::to_string(::getpid())));
+}
+
+TEST(SearchWisdom, SmpPacketRoundTrips) {
+  WisdomEntry e = entry("DFT(16384)", 100);
+  e.key.threads = 2;
+  e.smp_packet = 16;
+  Wisdom w;
+  w.merge(e);
+  std::string text = format_wisdom(w);
+  EXPECT_NE(text.find("\"smp_packet\": 16"), std::string::npos) << text;
+  Wisdom back = parse_wisdom(text, "mem");
+  ASSERT_EQ(back.entries.size(), 1u);
+  EXPECT_EQ(back.entries[0].smp_packet, 16);
+  EXPECT_EQ(format_wisdom(back), text);
+  // Absent (every file written before mu was searched): one cache line.
+  Wisdom plain;
+  plain.merge(entry("DFT(64)", 10));
+  EXPECT_EQ(format_wisdom(plain).find("smp_packet"), std::string::npos);
+  EXPECT_EQ(parse_wisdom(format_wisdom(plain), "mem").entries[0].smp_packet, 0);
+  std::string bad = text;
+  bad.replace(bad.find("\"smp_packet\": 16"), 18, "\"smp_packet\": -3");
+  EXPECT_THROW(parse_wisdom(bad, "mem"), WisdomError);
 }
 
 TEST(SearchWisdom, TwoProcessesUpdatingOneFileLoseNothing) {
