@@ -50,6 +50,10 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   o.isa = isa;
   o.inverse = a.inverse;
   o.rule_files = a.rule_files;
+  o.compare_default = a.compare == "default";
+  o.prefer_rules = a.prefer_rules || o.compare_default;  // --compare default times the rules preferred
+  o.only_rules = a.only_rules;
+  o.scalar_baseline = !o.compare_default;
   o.patient = !a.no_patient;
   o.repetitions = a.reps;
   o.min_sample_seconds = a.min_time_ms * 1e-3;
@@ -60,6 +64,22 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   o.threads = a.threads;
   o.threading = *parse_threading(a.threading);  // checked by CLI::IsMember
   return o;
+}
+
+// Flag combinations that make no sense are refused before anything runs.
+void check_rule_options(const BenchArgs &a) {
+  const bool selects = a.prefer_rules || !a.only_rules.empty();
+  if (!a.compare.empty() && a.rule_files.empty())
+    throw CommandError(kExitUsage, "--compare default needs --rules FILE: it times the kernels made with those rules "
+                                   "against the default ones");
+  if (a.prefer_rules && a.rule_files.empty())
+    throw CommandError(kExitUsage, "--prefer-rules needs --rules FILE: it ranks the rules of those files first");
+  if ((!a.compare.empty() || selects) && !a.wisdom.empty())
+    throw CommandError(kExitUsage, "--wisdom and rule selection (--compare, --prefer-rules, --only-rules): a stored "
+                                   "plan replaces the expansion they steer; give one of them");
+  if (!a.compare.empty() && a.threads > 1)
+    throw CommandError(kExitUsage, "--compare and --threads: one comparison per run (the threads one compares "
+                                   "P workers with 1)");
 }
 
 }  // namespace
@@ -75,6 +95,11 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   add_precision_option(cmd, a.precision, "Floating-point type of the kernels and FFTW plans (double or float)");
   cmd->add_flag("--inverse", a.inverse, "Benchmark the inverse (unnormalised) transform against FFTW_BACKWARD");
   add_rules_option(cmd, a.rule_files);
+  add_rule_selection_options(cmd, a.prefer_rules, a.only_rules);
+  cmd->add_option("--compare", a.compare,
+                  "default: time the kernels made with --rules (preferred) against the default kernels and FFTW")
+      ->check(CLI::IsMember({"default"}))
+      ->type_name("default");
   cmd->add_option("--reps", a.reps, "Timed repetitions per size; the median is reported (default 31, fewer above 2^14)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--min-time-ms", a.min_time_ms, "Each timed sample repeats the transform for at least this long")
@@ -98,6 +123,7 @@ int run_bench(const BenchArgs &a) {
   if (a.spec.empty() == a.sizes.empty())
     throw CommandError(kExitUsage, a.spec.empty() ? "bench needs SPEC or --sizes (see 'splgen bench --help')"
                                                   : "bench takes SPEC or --sizes, not both");
+  check_rule_options(a);
   const Isa isa = runnable_isa(a.isa);
   measure::BenchOptions options = bench_options(a, isa);
   if (!a.wisdom.empty()) {

@@ -1,6 +1,6 @@
 // splgen bench (docs/cli.md): splgen's kernels against FFTW3, size by size.
 //   splgen bench [SPEC] [--sizes LIST] [--isa ISA] [--precision double|float] [--inverse]
-//                [--rules FILE]... [--reps N] [--min-time-ms T] [--no-patient] [--compiler CXX]
+//                [--rules FILE]... [--prefer-rules] [--only-rules NAMES] [--compare default] [--reps N] [--min-time-ms T] [--no-patient] [--compiler CXX]
 //                [--flags "..."] [--csv FILE] [--json FILE] [--plot FILE.svg] [--quiet]
 #pragma once
 #include <CLI/CLI.hpp>
@@ -17,6 +17,9 @@ struct BenchArgs {
   std::string precision = "double";
   bool inverse = false;
   std::vector<std::string> rule_files;
+  bool prefer_rules = false;            // --prefer-rules
+  std::vector<std::string> only_rules;  // --only-rules NAMES
+  std::string compare;                  // --compare default: the rules' kernel against the default one
   int reps = 0;  // 0: by size
   double min_time_ms = 0.5;
   bool no_patient = false;

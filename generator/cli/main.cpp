@@ -4,13 +4,15 @@
 //   splgen lower  SPEC [--dump-after=STAGE,...|all] [--precision double|float] [--inverse] [--name NAME]
 //   splgen verify FORMULA [--against SPEC]
 //   splgen rules check [PATH...] [--max-size N] | splgen rules list [PATH...] [--functions]
+//   splgen rules stats FILE... --sizes LIST (generator/cli/rules_stats_command.h)
 //   splgen rewrite FORMULA [--rules FILE]
 //   splgen bench  [SPEC] [--sizes LIST] [--isa ISA] ... (generator/cli/bench_command.h)
 //   splgen search SPEC [--isa ISA] [--strategy S] [--budget T] [--wisdom FILE] ... (generator/cli/search_command.h)
 //   splgen wisdom show FILE | merge FILE OTHER... (generator/cli/wisdom_command.h)
 //   splgen selftest SPEC [--against DFT] ... (generator/cli/selftest_command.h)
 //   splgen --version
-// gen, expand, lower and rewrite take --rules FILE (repeatable): extra rules tried first.
+// gen, expand, lower and rewrite take --rules FILE (repeatable): extra rules tried first;
+// gen, expand and lower also --prefer-rules and --only-rules NAMES (rule selection).
 // gen, expand, lower (and bench) take --wisdom FILE: the plan `splgen search` stored there.
 //
 // Exit codes: 0 success, 1 verify found a mismatch, 2 usage or input error (bad command line,
@@ -31,6 +33,7 @@
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
+#include "generator/cli/rules_stats_command.h"
 #include "generator/cli/selftest_command.h"
 #if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
 #include "generator/cli/bench_command.h"
@@ -105,6 +108,8 @@ struct Options {
   std::vector<std::string> dump_after;  // stage names or "all"
   std::string against;      // verify --against
   std::vector<std::string> rule_files;  // --rules
+  bool prefer_rules = false;            // --prefer-rules
+  std::vector<std::string> only_rules;  // --only-rules NAMES
   std::vector<std::string> rule_paths;  // rules check / list
   int64_t max_size = 512;               // rules check --max-size
   bool functions = false;               // rules list --functions
@@ -125,6 +130,8 @@ driver::GenOptions gen_options(const Options &o) {
   g.codelet_max = o.codelet_max;
   g.top_codelet_max = o.top_codelet_max;
   g.rule_files = o.rule_files;
+  g.prefer_rules = o.prefer_rules;
+  g.only_rules = o.only_rules;
   g.target = o.target;
   g.threads = o.threads;
   g.threading = *parse_threading(o.threading);  // checked by CLI::IsMember
@@ -132,6 +139,10 @@ driver::GenOptions gen_options(const Options &o) {
   g.local_memory = o.local_memory;
   g.dma = *parse_dma_engine(o.dma);  // checked by CLI::IsMember
   if (o.wisdom.empty()) return g;
+  if (o.prefer_rules || !o.only_rules.empty())
+    throw CommandError(kExitUsage, fmt::format("--wisdom and {}: a stored plan replaces the expansion that rule "
+                                               "selection steers; give one of them",
+                                               o.prefer_rules ? "--prefer-rules" : "--only-rules"));
 #if SPLGEN_WITH_MEASURE
   return with_wisdom_plan(o.wisdom, o.spec, g, /*compiler=*/"", FallbackNote::Line);
 #else
@@ -331,6 +342,7 @@ int run(int argc, char **argv) {
   add_inverse(gen, o);
   add_dump_after(gen, o, stages_help + " (to stderr, or to stdout when -o is given)");
   add_rules_option(gen, o.rule_files);
+  add_rule_selection_options(gen, o.prefer_rules, o.only_rules);
   add_wisdom(gen, o);
 
   CLI::App *exp = app.add_subcommand("expand", "Print the ruletree(s) and the fully expanded SPL formula of SPEC");
@@ -338,6 +350,7 @@ int run(int argc, char **argv) {
   add_inverse(exp, o);
   add_target_options(exp, o);
   add_rules_option(exp, o.rule_files);
+  add_rule_selection_options(exp, o.prefer_rules, o.only_rules);
   add_wisdom(exp, o);
 
   CLI::App *low = app.add_subcommand("lower", "Print the stages of the pipeline for SPEC");
@@ -347,6 +360,7 @@ int run(int argc, char **argv) {
   add_inverse(low, o);
   add_name(low, o);
   add_rules_option(low, o.rule_files);
+  add_rule_selection_options(low, o.prefer_rules, o.only_rules);
   add_wisdom(low, o);
 
   CLI::App *ver = app.add_subcommand(
@@ -363,6 +377,8 @@ int run(int argc, char **argv) {
   CLI::App *list = rules->add_subcommand("list", "Name, family, file:line and formula of every rule");
   list->add_option("paths", o.rule_paths, "Rule files or directories (default: the shipped rules)");
   list->add_flag("--functions", o.functions, "List the C++ functions rules can call (@name) instead");
+  RulesStatsArgs stats_args;
+  CLI::App *stats = add_rules_stats_command(rules, stats_args);
 
   CLI::App *rew = app.add_subcommand("rewrite", "Apply the tag rules to FORMULA; print the SPL and Sigma-SPL results");
   add_spec(rew, o, "SPL formula with tags, e.g. \"stream(4)[ DFT(8) (x) I(16) ]\"");
@@ -396,6 +412,7 @@ int run(int argc, char **argv) {
   if (ver->parsed()) return run_verify(o);
   if (check->parsed()) return rules_check(o.rule_paths, o.max_size);
   if (list->parsed()) return rules_list(o.rule_paths, o.functions);
+  if (stats->parsed()) return run_rules_stats(stats_args);
   if (rew->parsed()) return rewrite(o.spec, o.rule_files);
   if (selftest->parsed()) return run_selftest(selftest_args);
 #if SPLGEN_WITH_MEASURE

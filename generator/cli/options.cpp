@@ -34,6 +34,15 @@ void add_rules_option(CLI::App *cmd, std::vector<std::string> &rule_files) {
       ->type_name("FILE");
 }
 
+void add_rule_selection_options(CLI::App *cmd, bool &prefer_rules, std::vector<std::string> &only_rules) {
+  cmd->add_flag("--prefer-rules", prefer_rules,
+                "Rank the breakdown rules of the --rules files first wherever one applies");
+  cmd->add_option("--only-rules", only_rules,
+                  "The only breakdown rules the expansion may use, comma-separated (codelets stay leaves)")
+      ->delimiter(',')
+      ->type_name("NAMES");
+}
+
 void add_threads_options(CLI::App *cmd, int &threads, std::string &threading) {
   cmd->add_option("--threads", threads, "Workers inside the kernel (smp(P, mu) around the spec; docs/threads.md)")
       ->check(CLI::Range(1, 256))

@@ -24,6 +24,9 @@ Precision precision_from_option(const std::string &precision);  // a value the o
 
 // --rules FILE (repeatable).
 void add_rules_option(CLI::App *cmd, std::vector<std::string> &rule_files);
+// --prefer-rules (the --rules files' breakdown rules first wherever one applies) and
+// --only-rules NAME,... (the only breakdown rules the expansion may use).
+void add_rule_selection_options(CLI::App *cmd, bool &prefer_rules, std::vector<std::string> &only_rules);
 
 // --threads P (1..256; the kernel runs P workers, smp(P, mu)) and --threading openmp|team.
 void add_threads_options(CLI::App *cmd, int &threads, std::string &threading);

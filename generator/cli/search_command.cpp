@@ -89,6 +89,8 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   add_isa_option(cmd, a.isa, "Instruction set of the kernels (native: the best this CPU runs)");
   add_precision_option(cmd, a.precision, "Floating-point type of the kernels (double or float)");
   cmd->add_flag("--inverse", a.inverse, "Search the inverse (unnormalised) transform: DFT(n) becomes DFT(n,-1)");
+  cmd->add_option("--rules", a.rule_files, "Rule file whose breakdown rules join the search space (repeatable)")
+      ->type_name("FILE");
   cmd->add_option("--strategy", a.strategy, search::describe_strategies())
       ->check(CLI::IsMember(search::strategy_names()))
       ->capture_default_str();
@@ -116,6 +118,7 @@ int run_search(const SearchArgs &a) {
   o.eval.gen.isa = isa;
   o.eval.gen.precision = precision_from_option(a.precision);
   o.eval.gen.inverse = a.inverse;
+  o.eval.gen.rule_files = a.rule_files;
   o.eval.gen.threads = a.threads;
   o.eval.gen.threading = *parse_threading(a.threading);  // checked by CLI::IsMember
   o.eval.compiler = a.compiler;
@@ -205,6 +208,7 @@ int run_search(const SearchArgs &a) {
     e.strategy = a.strategy;
     e.date = measure::utc_timestamp();
     e.splgen_version = SPLGEN_VERSION;
+    e.rule_files = search::plan_rule_files(r.best, a.rule_files);  // a later change of them makes it stale
     search::WisdomUpdate u;
     try {
       u = search::update_wisdom(a.wisdom, {e});

@@ -2,12 +2,13 @@
 //   splgen search SPEC [--isa ISA] [--precision double|float] [--inverse]
 //                 [--strategy dp|random|exhaustive|estimate] [--budget DURATION] [--keep K]
 //                 [--seed S] [--max-candidates N] [--jobs J] [--wisdom FILE] [--compiler CXX]
-//                 [--flags=FLAGS] [--reps N] [--quiet]
+//                 [--flags=FLAGS] [--reps N] [--quiet] [--rules FILE]...
 // splgen wisdom show FILE (wisdom_command.h)
 #pragma once
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace splgen::cli {
 
@@ -16,6 +17,7 @@ struct SearchArgs {
   std::string isa = "native";
   std::string precision = "double";
   bool inverse = false;
+  std::vector<std::string> rule_files;  // --rules FILE: their breakdown rules join the space
   std::string strategy = "dp";
   std::string budget;     // "" : no bound
   int keep = 2;

@@ -14,6 +14,7 @@
 #include "generator/driver/size_limits.h"
 #include "generator/driver/streaming.h"
 #include "generator/driver/threads.h"
+#include "generator/expand/ruletree.h"
 #include "generator/ir/print.h"
 #include "generator/lower/complex_codelet.h"
 #include "generator/lower/lower_with_rules.h"
@@ -131,12 +132,31 @@ const backends::Backend &backend_of(const GenOptions &options) {
 }  // namespace
 
 void prove_rules(const std::vector<const Rule *> &rules) {
+  // Whether a rule holds depends on its text alone; a search generates hundreds of kernels
+  // with one --rules file, each proving it again otherwise.
+  static std::mutex mutex;
+  static std::set<std::string> proved;
   for (const Rule *rule : rules) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (proved.count(rule->text)) continue;
+    }
     prove::CheckResult check = prove::check_rule(*rule);
     if (!check.ok)
       throw FormulaError(fmt::format("{}:{}: rule {} does not hold: {}", rule->pos.file, rule->pos.line, rule->name,
                                      check.error.empty() ? "counterexample " + check.counterexample : check.error));
+    std::lock_guard<std::mutex> lock(mutex);
+    proved.insert(rule->text);
   }
+}
+
+rewrite::RuleLibrary rules_with_files(const std::vector<std::string> &files) {
+  prove_environment_rules();
+  rewrite::RuleLibrary library;
+  for (const std::string &file : files) library.load(file);
+  prove_rules(library.all());
+  for (const RuleFile &f : expand::shipped_rules().files()) library.add_file(f);
+  return library;
 }
 
 namespace {
@@ -176,13 +196,51 @@ namespace {
 void load_rules(Compilation &c) {
   prove_environment_rules();
   if (c.options.rule_files.empty()) return;
-  for (const std::string &file : c.options.rule_files) c.library.load(file);
-  prove_rules(c.library.all());
-  for (const RuleFile &f : expand::shipped_rules().files()) c.library.add_file(f);
+  c.library = rules_with_files(c.options.rule_files);
+  c.user_files = c.library.files().size() - expand::shipped_rules().files().size();
 }
 
 const rewrite::RuleLibrary &rules_in_force(const Compilation &c) {
   return c.options.rule_files.empty() ? expand::shipped_rules() : c.library;
+}
+
+// The breakdown rules of the expansion: all of them, or the closed set of --only-rules (each
+// name a breakdown rule in force, else a FormulaError naming it).
+std::vector<const Rule *> selected_breakdown_rules(const Compilation &c) {
+  std::vector<const Rule *> all = expand::breakdown_rules(rules_in_force(c));
+  if (c.options.only_rules.empty()) return all;
+  std::vector<const Rule *> out;
+  for (const std::string &name : c.options.only_rules) {
+    if (!rules_in_force(c).find(name))
+      throw FormulaError(fmt::format("--only-rules: no rule is named '{}' (in the --rules files or the shipped rules; "
+                                     "splgen rules list shows them)", name));
+    std::size_t before = out.size();
+    for (const Rule *r : all)
+      if (r->name == name && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+    if (out.size() == before)
+      throw FormulaError(fmt::format("--only-rules: {} is not a breakdown rule (its left side is not a DFT, or its "
+                                     "right side is not SPL)", name));
+  }
+  // In the order of the rules in force, as without --only-rules: ties go to the earlier rule.
+  std::vector<const Rule *> ordered;
+  for (const Rule *r : all)
+    if (std::find(out.begin(), out.end(), r) != out.end()) ordered.push_back(r);
+  return ordered;
+}
+
+// --prefer-rules: the rules of the --rules files (only their breakdown rules are choices).
+std::vector<const Rule *> preferred_rules(const Compilation &c) {
+  std::vector<const Rule *> out;
+  if (!c.options.prefer_rules) return out;
+  for (std::size_t i = 0; i < c.user_files; ++i)
+    for (const Rule &r : c.library.files()[i].rules) out.push_back(&r);
+  return out;
+}
+
+void check_rule_selection(const Compilation &c) {
+  if (c.options.prefer_rules && c.options.rule_files.empty())
+    throw FormulaError("--prefer-rules needs --rules FILE: it ranks the rules of those files first");
+  selected_breakdown_rules(c);  // unknown names are refused before any work
 }
 
 // A plan replaces the default expansion: its DFT leaves are codelets where they can be, larger
@@ -202,7 +260,7 @@ expand::Expansion run_expand(Compilation &c) {
   if (c.options.local_memory > 0 && !has_tag(c.spec, TagKind::Stream))
     throw FormulaError("--local-memory is the local memory of streamed loops: the spec has no stream(s) tag "
                        "(docs/streaming.md)");
-  std::vector<const Rule *> breakdown = expand::breakdown_rules(rules_in_force(c));
+  std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
   Spl spec = threaded_spec(c.spec, c.options.threads, c.options.smp_packet, c.options.precision, c.notes);
   if (c.options.plan) {
     // With --threads the tag is smp(threads, smp_packet or a cache line); a plan that brings an
@@ -212,19 +270,26 @@ expand::Expansion run_expand(Compilation &c) {
     Spl plan = spec == c.spec ? formula : make_tagged(spec->tag, own_tag ? formula->children[0] : formula);
     return expand_plan(c.spec, plan, breakdown, c.options);
   }
-  if (c.options.rule_files.empty()) return expand::expand(spec, expand_options(c.options));
-  return expand::expand(spec, breakdown, expand_options(c.options));
+  expand::ExpandOptions o = expand_options(c.options);
+  o.preferred = preferred_rules(c);
+  o.closed = !c.options.only_rules.empty();
+  return expand::expand(spec, breakdown, o);
 }
 
 // The formula rules of the tags the backend implements rewrite the expanded formula (smp: its
 // stages become Sum_par loops, rules/smp.rules; stream: a DFT's passes are streamed one by
-// one, rules/stream.rules).
-Spl run_tag_rules(const Compilation &c) {
+// one, rules/stream.rules), the rules of --rules files first. The rules applied are recorded
+// for the sigma dump.
+Spl run_tag_rules(Compilation &c) {
   Spl f = c.expansion.formula;
   std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
-  for (TagKind kind : {TagKind::Smp, TagKind::Stream})
-    if (has_tag(f, kind) && std::count(consumed.begin(), consumed.end(), kind))
-      f = rewrite::rewrite_to_fixpoint(f, tag_formula_rules(rules_in_force(c).all(), kind));
+  for (TagKind kind : {TagKind::Smp, TagKind::Stream}) {
+    if (!has_tag(f, kind) || !std::count(consumed.begin(), consumed.end(), kind)) continue;
+    std::vector<const Rule *> applied;
+    f = rewrite::rewrite_to_fixpoint(f, tag_formula_rules(rules_in_force(c).all(), kind), 10000, &applied);
+    for (const Rule *r : applied)
+      c.tag_rules.push_back(fmt::format("{} [{}]", r->name, expand::shown_source(fmt::format("{}:{}", r->pos.file, r->pos.line))));
+  }
   return f;
 }
 
@@ -311,7 +376,10 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.reached = reached;
   check_size_limits(spec);  // refused at once rather than minutes later (size_limits.h)
   backend_of(options);  // an unknown target is an error before any work
-  if (reached < Stage::Merge) load_rules(c);  // the expansion and the lowering use rules; later stages do not
+  if (reached < Stage::Merge) {  // the expansion and the lowering use rules; later stages do not
+    load_rules(c);
+    check_rule_selection(c);
+  }
   return c;
 }
 
@@ -375,9 +443,12 @@ std::string dump_stage(const Compilation &c, Stage stage) {
       for (const expand::RuletreePtr &t : c.expansion.trees) out += print(t);
       return out + print(c.expansion.formula) + "\n";
     }
-    case Stage::Sigma:  // the tag rules' result first, where they changed the formula
-      if (c.tagged && c.tagged != c.expansion.formula) return "tag rules: " + print(c.tagged) + "\n" + print(c.sigma);
-      return print(c.sigma);
+    case Stage::Sigma: {  // the tag rules' result first, where they changed the formula, and which rules did
+      std::string applied = c.tag_rules.empty() ? "" : fmt::format("tag rules applied: {}\n", fmt::join(c.tag_rules, ", "));
+      if (c.tagged && c.tagged != c.expansion.formula)
+        return applied + "tag rules: " + print(c.tagged) + "\n" + print(c.sigma);
+      return applied + print(c.sigma);
+    }
     case Stage::Merge: return print(c.merged);
     case Stage::Loops: return to_string(c.program);
     case Stage::Code: return c.source;

@@ -24,6 +24,8 @@ struct GenOptions {
   int64_t top_codelet_max = 0;            //   default for the target (default_expand_options)
   bool inverse = false;                   // spec DFT(n) becomes DFT(n,-1)
   std::vector<std::string> rule_files;    // extra rule files (--rules), proved, tried before the shipped rules
+  bool prefer_rules = false;              // their breakdown rules first wherever one applies (needs rule_files)
+  std::vector<std::string> only_rules;    // non-empty: the only breakdown rules the expansion may use (a closed set)
   // A searched plan (generator/search/plan.h): a formula equal to the spec (e.g. the ruletree
   // the search found, fully expanded) that replaces the default expansion; its DFTs up to the
   // codelet size are codelets, larger ones are expanded as usual. Null: the default.
@@ -50,9 +52,11 @@ struct Compilation {
   std::string spec_text;        // as the user wrote it (empty when entered with an object)
   Spl spec;                     // parsed (and inverted if asked)
   rewrite::RuleLibrary library; // the rules in force: --rules files first, then the shipped ones
+  std::size_t user_files = 0;   //   how many of its files come from --rules
   expand::Expansion expansion;          // Stage::Expand
   std::vector<std::string> notes;       //   what the expansion decided that a user should know (one thread ...)
   Spl tagged;                   // Stage::Sigma: the formula after the tag rules (smp), then
+  std::vector<std::string> tag_rules;  //   the tag rules applied ("NAME [FILE:LINE]", in order of first use),
   Sigma sigma;                  //   lowered
   Sigma merged;                 // Stage::Merge: after loop merging
   LoopProgram program;          // Stage::Loops
@@ -85,6 +89,10 @@ expand::ExpandOptions default_expand_options(Isa isa, Precision precision);
 expand::ExpandOptions expand_options(const GenOptions &options);
 // The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
 std::vector<int> allowed_vector_widths(const GenOptions &options);
+
+// The rules in force with --rules FILES: the files' rules (proved: a false one is a
+// FormulaError), then the shipped ones.
+rewrite::RuleLibrary rules_with_files(const std::vector<std::string> &files);
 
 // Proves each rule (prove::check_rule); FormulaError "FILE:LINE: rule NAME does not hold:
 // ..." for the first false one. The pipeline proves --rules files before using them.

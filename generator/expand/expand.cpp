@@ -1,12 +1,14 @@
 #include "generator/expand/expand.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "generator/expand/breakdown.h"
 #include "generator/ir/print.h"
@@ -183,7 +185,8 @@ class Expander {
     }
     std::optional<Choice> best;
     double best_cost = 0;
-    bool best_fits = false;  // a choice the tag asks for beats any other
+    bool best_fits = false;  // a choice the tag asks for beats any other,
+    bool best_preferred = false;  // then one of a preferred rule (--prefer-rules)
     for (const Rule *rule : rules_) {
       for (rewrite::Match &m : rewrite::matches(*rule, node)) {
         // Rank by the child sizes read off the rule text; build the formula only when needed.
@@ -199,8 +202,10 @@ class Expander {
         if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
         double cost = choice_cost(c.children, node->a, options_.vector_target);
         bool fits = fits_tag(tag, rule->name, c.children, node->a);
-        if (!best || (fits && !best_fits) || (fits == best_fits && cost < best_cost))
-          best = std::move(c), best_cost = cost, best_fits = fits;
+        bool preferred = is_preferred(rule);
+        if (!best || std::tie(fits, preferred) > std::tie(best_fits, best_preferred) ||
+            (std::tie(fits, preferred) == std::tie(best_fits, best_preferred) && cost < best_cost))
+          best = std::move(c), best_cost = cost, best_fits = fits, best_preferred = preferred;
       }
     }
     if (tag && tag->kind == TagKind::Smp && !best_fits)
@@ -208,6 +213,7 @@ class Expander {
                                    "on one thread", print(make_tagged(*tag, node)), print(node)));
     if (best && !best->result) best->result = rewrite::instantiate_spl(best->rule->rhs, best->match);
     if (!best && codelet.applicable(node)) return as_codelet();  // e.g. a prime below the limit
+    if (!best && options_.closed) throw FormulaError(not_closed_message(node));
     if (!best) {
       const BreakdownRule &direct = find_breakdown_rule("DFT_Direct");
       if (!direct.applicable(node)) throw FormulaError("no breakdown rule applies to a DFT of size " + std::to_string(node->a));
@@ -216,6 +222,7 @@ class Expander {
     }
     tree->rule = best->rule->name;
     tree->choice = describe(best->match);
+    tree->source = fmt::format("{}:{}", best->rule->pos.file, best->rule->pos.line);
     ++depth_;
     tree->expanded = expand_children(best->result, tree->children);
     --depth_;
@@ -238,6 +245,18 @@ class Expander {
   std::vector<std::string> notes_;  // read by expand() when done
 
  private:
+  bool is_preferred(const Rule *rule) const {
+    return std::find(options_.preferred.begin(), options_.preferred.end(), rule) != options_.preferred.end();
+  }
+
+  std::string not_closed_message(const Spl &node) const {
+    std::vector<std::string> names;
+    for (const Rule *r : rules_) names.push_back(r->name);
+    return fmt::format("--only-rules {}: no rule of the set breaks {} down into smaller DFTs, and it is above "
+                       "the codelet size {}", fmt::join(names, ","), print(node),
+                       depth_ == 0 ? options_.top_codelet_max : options_.codelet_max);
+  }
+
   const std::vector<const Rule *> &rules_;
   ExpandOptions options_;
   int depth_ = 0;  // breakdown levels above the node being expanded

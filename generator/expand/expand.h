@@ -34,6 +34,12 @@ struct ExpandOptions {
   // Splits for vector loops (expand.cpp, SplitKnobs): from 2048 to 32768 points the codelet
   // or radix stage goes where loops over adjacent columns vectorise best.
   bool vector_target = false;
+  // --prefer-rules: wherever one of these rules applies, its choices come before all others
+  // (the ranking above decides among them); elsewhere the usual choice.
+  std::vector<const Rule *> preferred;
+  // --only-rules: the breakdown rules are a closed set; a DFT above the codelet size that none
+  // of them splits is a FormulaError instead of an O(n^2) loop (DFT_Direct).
+  bool closed = false;
 };
 
 Expansion expand(const Spl &formula, const ExpandOptions &options = {});  // with breakdown_rules(shipped_rules())

@@ -1,6 +1,7 @@
 #include "generator/measure/bench.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
@@ -57,6 +58,13 @@ std::vector<Implementation> bench_implementations(const BenchOptions &o) {
     out.push_back({"fftw_measure_" + t, "FFTW_MEASURE " + t, false, Isa::Scalar, FftwEffort::Measure, false, o.threads});
     if (o.patient)
       out.push_back({"fftw_patient_" + t, "FFTW_PATIENT " + t, false, Isa::Scalar, FftwEffort::Patient, false, o.threads});
+    return out;
+  }
+  if (o.compare_default) {  // the rules' kernel first: the ratios against FFTW are its
+    out.push_back({"splgen_" + isa + "_rules", "splgen " + isa + " rules", true, o.isa});
+    out.push_back({"splgen_default", "splgen default", true, o.isa, FftwEffort::Measure, false, 1, false});
+    out.push_back({"fftw_measure", "FFTW_MEASURE", false, Isa::Scalar, FftwEffort::Measure});
+    if (o.patient) out.push_back({"fftw_patient", "FFTW_PATIENT", false, Isa::Scalar, FftwEffort::Patient});
     return out;
   }
   out.push_back({"splgen_" + isa, "splgen " + isa + (o.tune ? " wisdom" : ""), true, o.isa,
@@ -149,7 +157,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.precision = o.precision;
     g.isa = impls[i].isa;
     g.inverse = o.inverse;
-    g.rule_files = o.rule_files;
+    if (impls[i].rules) g.rule_files = o.rule_files, g.prefer_rules = o.prefer_rules, g.only_rules = o.only_rules;
     g.threads = impls[i].threads, g.threading = o.threading;
     if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
     if (impls[i].tuned) g = o.tune(spec_text, g);
@@ -250,6 +258,7 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
       {"splgen_version", SPLGEN_VERSION},
       {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
   };
+  if (!o.rule_files.empty()) result.meta.push_back({"rules", fmt::format("{}", fmt::join(o.rule_files, " "))});
   if (o.threads > 1) {
     if (!fftw_has_threads()) throw FormulaError("bench --threads: this FFTW3 has no threads library (libfftw3_threads)");
     result.meta.push_back({"threads", fmt::format("{} ({})", o.threads, threading_name(o.threading))});

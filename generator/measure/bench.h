@@ -26,6 +26,11 @@ struct BenchOptions {
   Isa isa = Isa::Scalar;
   bool inverse = false;
   std::vector<std::string> rule_files;
+  bool prefer_rules = false;          // driver::GenOptions: the files' rules first wherever one applies
+  std::vector<std::string> only_rules;  //   and a closed set of breakdown rules
+  // Time the kernels made with the rule files (and the selection above) against the default
+  // kernel, made without them (column "splgen default"), and FFTW: bench --compare default.
+  bool compare_default = false;
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs of the isa kernel (driver::GenOptions)
   bool scalar_baseline = true;       // also time the scalar backend (when isa is not Scalar)
   bool patient = true;               // also time FFTW_PATIENT plans, up to kMaxPatientSize
@@ -53,6 +58,7 @@ struct Implementation {
   FftwEffort effort = FftwEffort::Measure;
   bool tuned = false;  // generated with BenchOptions::tune
   int threads = 1;     // workers of the kernel, or FFTW's plan_with_nthreads
+  bool rules = true;   // generated with BenchOptions::rule_files (and their selection)
 };
 
 struct BenchRow {
@@ -83,7 +89,8 @@ int default_repetitions(std::int64_t n);
 
 // The implementations a run with these options times, in column order:
 // splgen (isa), splgen scalar, FFTW_MEASURE, FFTW_PATIENT; with threads > 1: splgen (isa) with
-// the threads, the same with 1 thread, FFTW_MEASURE and FFTW_PATIENT with the threads.
+// the threads, the same with 1 thread, FFTW_MEASURE and FFTW_PATIENT with the threads; with
+// compare_default: splgen (isa) with the rules, splgen default, FFTW_MEASURE, FFTW_PATIENT.
 std::vector<Implementation> bench_implementations(const BenchOptions &options);
 
 // Called with pieces of progress text; a piece ending in '\n' ends a size's line.

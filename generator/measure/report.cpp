@@ -12,6 +12,7 @@ double speed_ratio(const BenchRow &row, int i) { return row.ns[std::size_t(i)] /
 
 std::vector<int> baselines(const BenchResult &result) {
   std::vector<int> out;
+  if (int d = result.index("splgen_default"); d > 0) out.push_back(d);
   for (std::size_t i = 0; i < result.implementations.size(); ++i)
     if (!result.implementations[i].splgen) out.push_back(int(i));
   return out;
@@ -69,7 +70,10 @@ std::string format_table(const BenchResult &r) {
                                 r.meta_value("cpu"));
   std::vector<std::string> headers = {"n"};
   for (const Implementation &impl : r.implementations) headers.push_back(impl.label);
-  for (int i : base) headers.push_back("vs " + r.implementations[std::size_t(i)].label.substr(5));  // "vs MEASURE"
+  for (int i : base) {  // "vs MEASURE", "vs default"
+    const std::string &label = r.implementations[std::size_t(i)].label;
+    headers.push_back("vs " + label.substr(label.rfind("FFTW_", 0) == 0 ? 5 : 7));
+  }
   const bool threaded = one_thread_baseline(r) >= 0;
   if (threaded) headers.insert(headers.end(), {"speed-up", "efficiency"});
   headers.push_back("error");

@@ -18,7 +18,7 @@ std::string format_table(const BenchResult &result);
 std::string format_csv(const BenchResult &result);
 
 // {"meta": {...}, "implementations": [{"id", "label"}...], "rows": [{"n", "spec",
-// "repetitions", "ns": {ID: ...}, "gflops": {...}, "error": {...}, "ratio": {FFTW ID: ...}}...]};
+// "repetitions", "ns": {ID: ...}, "gflops": {...}, "error": {...}, "ratio": {baseline ID: ...}}...]};
 // null where not run.
 std::string format_json(const BenchResult &result);
 
@@ -26,7 +26,8 @@ std::string format_json(const BenchResult &result);
 // ns[i] / ns[0]; NaN when either was not run.
 double speed_ratio(const BenchRow &row, int i);
 
-// The implementations splgen is compared with: the FFTW plans of the run, in order.
+// The implementations splgen is compared with: the default kernel (bench --wisdom, --compare
+// default), then the FFTW plans of the run, in order.
 // The column of splgen's own 1-thread kernel in a run with threads (speed-up is against it); -1 if none.
 int one_thread_baseline(const BenchResult &result);
 std::vector<int> baselines(const BenchResult &result);

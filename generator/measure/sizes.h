@@ -1,24 +1,12 @@
-// Transform sizes for benchmarks, written as on the command line (--sizes):
-//   "2..2^20"        A, 2A, 4A, ... up to B (powers of two when A is one)
-//   "12,60,100"      a list
-//   "2..2^10,12,60"  both; any size may be written b^k
+// Parsing sizes moved to generator/support/sizes.h (splgen rules stats takes --sizes in a build
+// without FFTW3 too); the measuring code keeps its names for it.
 #pragma once
-#include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <vector>
+#include "generator/support/sizes.h"
 
 namespace splgen::measure {
 
-// The largest size a benchmark accepts: its buffers stay below a few GiB.
-constexpr std::int64_t kMaxBenchSize = std::int64_t(1) << 24;
-
-// What parse_sizes throws on bad text: a one-line message naming the bad part.
-struct SizesError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-// The sizes in increasing order, each once; every size in [2, kMaxBenchSize].
-std::vector<std::int64_t> parse_sizes(const std::string &text);  // throws SizesError
+using support::kMaxBenchSize;
+using support::parse_sizes;
+using support::SizesError;
 
 }  // namespace splgen::measure

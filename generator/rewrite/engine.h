@@ -71,7 +71,9 @@ std::string builtin_rules_dir();
 
 // Applies the rules (in order, at every subformula, outermost first) until none applies.
 // Only rules with SPL right sides take part. Throws FormulaError after max_steps rewrites.
-Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps = 10000);
+// `applied`, if given, receives each rule that was applied, once, in order of first use.
+Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps = 10000,
+                        std::vector<const Rule *> *applied = nullptr);
 
 // Applies the rules with Sigma-SPL left sides (in order, at every node and every contiguous
 // sub-chain of a composition, outermost first) until none applies; loops renumbered.

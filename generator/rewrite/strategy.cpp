@@ -121,7 +121,8 @@ std::string recent_rules(const std::deque<const Rule *> &recent) {
 
 }  // namespace
 
-Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps) {
+Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, int max_steps,
+                        std::vector<const Rule *> *used) {
   std::vector<const Rule *> spl_rules;
   for (const Rule *r : rules)
     if (!is_sigma_term(r->rhs)) spl_rules.push_back(r);
@@ -138,6 +139,7 @@ Spl rewrite_to_fixpoint(const Spl &f, const std::vector<const Rule *> &rules, in
     const Rule *applied = nullptr;
     std::optional<Spl> next = rewrite_once(current, spl_rules, &applied);
     if (!next) return current;
+    if (used && std::find(used->begin(), used->end(), applied) == used->end()) used->push_back(applied);
     recent.push_back(applied);
     if (recent.size() > 32) recent.pop_front();
     if (step >= max_steps)

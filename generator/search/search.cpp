@@ -28,7 +28,9 @@ Searcher::Searcher(const SearchOptions &o, const ProgressFn &progress, const std
   if (!strategy_)
     throw std::invalid_argument(fmt::format("unknown search strategy '{}'; one of: {}", o.strategy,
                                             fmt::join(strategy_names(), ", ")));
-  rules_ = expand::breakdown_rules(expand::shipped_rules());
+  // Rule-file rules join the space: their splits are choices like the shipped rules'.
+  if (!o.eval.gen.rule_files.empty()) library_ = driver::rules_with_files(o.eval.gen.rule_files);
+  rules_ = expand::breakdown_rules(o.eval.gen.rule_files.empty() ? expand::shipped_rules() : library_);
   Spl spec = parse::parse_formula(o.spec);
   if (spec->kind != SplKind::DFT) throw FormulaError("search needs a DFT(n) or DFT(n,k) spec, not " + print(spec));
   if (o.eval.gen.inverse) spec = make_dft(spec->a, -spec->b);

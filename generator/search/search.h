@@ -22,7 +22,8 @@ namespace splgen::search {
 
 struct SearchOptions {
   std::string spec;                 // "DFT(1024)"
-  EvalOptions eval;                 // target (eval.gen: isa, precision, inverse, rule files), compiler, jobs
+  EvalOptions eval;                 // target (eval.gen: isa, precision, inverse, rule files: their breakdown
+                                    // rules join the space), compiler, jobs
   std::string strategy = "dp";      // a registered strategy's name (strategy.h)
   double budget_seconds = 0;        // wall-time bound; 0: none
   int keep = 2;                     // dp: plans kept per subproblem

@@ -76,6 +76,7 @@ class Searcher {
   const std::atomic<bool> *interrupt_;
   Clock::time_point start_;
   const StrategyInfo *strategy_;
+  rewrite::RuleLibrary library_;  // with --rules: the files' rules (proved), then the shipped ones
   std::vector<const Rule *> rules_;
   Spl root_;
   driver::GenOptions gen_;

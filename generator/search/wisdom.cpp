@@ -58,6 +58,32 @@ void sort_entries(std::vector<WisdomEntry> &entries) {
   entries = std::move(sorted);
 }
 
+Json stamps_json(const std::vector<RuleFileStamp> &stamps) {
+  Json list = Json::array();
+  for (const RuleFileStamp &st : stamps) {
+    Json j = Json::object();
+    j.set("file", st.file);
+    j.set("hash", st.hash);
+    list.push_back(j);
+  }
+  return list;
+}
+
+// "rule_files": absent or null: none; else an array of {"file": ..., "hash": ...}.
+std::vector<RuleFileStamp> read_stamps(const Json *list, const std::function<WisdomError(const std::string &)> &bad) {
+  std::vector<RuleFileStamp> out;
+  if (!list || list->is_null()) return out;
+  if (!list->is_array()) throw bad("is not an array");
+  for (const Json &j : list->items()) {
+    const Json *file = j.is_object() ? j.find("file") : nullptr;
+    const Json *hash = j.is_object() ? j.find("hash") : nullptr;
+    if (!file || !file->is_string() || !hash || !hash->is_string())
+      throw bad("holds an item that is not {\"file\": STRING, \"hash\": STRING}");
+    out.push_back({file->as_string(), hash->as_string()});
+  }
+  return out;
+}
+
 }  // namespace
 
 const WisdomEntry *Wisdom::find(const WisdomKey &key) const {
@@ -131,6 +157,7 @@ std::string format_wisdom(const Wisdom &w) {
     j.set("strategy", e.strategy);
     j.set("date", e.date);
     j.set("splgen_version", e.splgen_version);
+    if (!e.rule_files.empty()) j.set("rule_files", stamps_json(e.rule_files));
     list.push_back(j);
   }
   root.set("entries", list);
@@ -193,6 +220,9 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
     e.strategy = str("strategy", false);
     e.date = str("date", false);
     e.splgen_version = str("splgen_version", false);
+    e.rule_files = read_stamps(j.find("rule_files"), [&](const std::string &what) {
+      return bad(fmt::format("entry {}: \"rule_files\" {}", index, what));
+    });
     read.push_back(std::move(e));
     ++index;
   }

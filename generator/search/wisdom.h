@@ -35,6 +35,13 @@ struct WisdomKey {
   bool operator==(const WisdomKey &) const = default;
 };
 
+// A rule file a plan depends on (search --rules), as it was when the plan was found.
+struct RuleFileStamp {
+  std::string file;  // absolute path
+  std::string hash;  // of its content: rule_file_hash()
+  bool operator==(const RuleFileStamp &) const = default;
+};
+
 struct WisdomEntry {
   WisdomKey key;
   std::string formula;     // the plan: a formula `splgen expand` reads
@@ -46,6 +53,7 @@ struct WisdomEntry {
   std::string strategy;    // "dp", "random", "exhaustive", "estimate"
   std::string date;        // UTC, when it was found
   std::string splgen_version;
+  std::vector<RuleFileStamp> rule_files;  // the --rules files whose rules the plan may use
 };
 
 struct Wisdom {
@@ -91,6 +99,15 @@ struct WisdomUpdate {
   std::vector<std::string> left_out;  // "the entry for DFT(64) (scalar, double): REASON"
 };
 WisdomUpdate update_wisdom(const std::string &path, const std::vector<WisdomEntry> &entries);
+
+// "fnv1a64:0123456789abcdef", a hash of the file's bytes; "" when it cannot be read.
+std::string rule_file_hash(const std::string &path);
+// The stamps of the --rules files the plan depends on: those defining a rule its tree names
+// (a short name, short_rule_name), every one for the default plan (they take part in it).
+std::vector<RuleFileStamp> plan_rule_files(const Plan &plan, const std::vector<std::string> &rule_files);
+// Why an entry's rule files no longer fit it (empty when they do): one changed or is gone
+// since the search. Such an entry is stale: lookup_wisdom ignores it, a new one replaces it.
+std::string rule_files_problem(const WisdomEntry &entry);
 
 // "DFT(64) (scalar, double)": an entry in messages.
 std::string describe_entry(const WisdomKey &key);

@@ -143,8 +143,9 @@ WisdomUpdate update_wisdom(const std::string &path, const std::vector<WisdomEntr
       u.left_out.push_back(fmt::format("the entry for {}: {}", describe_entry(e.key), problem));
   }
   // A usable entry takes the place of a faster one that is not (a hand-edited file).
+  // So does one whose rule files changed since its search (stale).
   merge_entries(u.wisdom, usable, [](const WisdomEntry &incoming, const WisdomEntry &old) {
-    return is_faster(incoming, old) || !entry_problem(old).empty();
+    return is_faster(incoming, old) || !entry_problem(old).empty() || !rule_files_problem(old).empty();
   });
   try {
     support::write_file_atomically(path, format_wisdom(u.wisdom));
@@ -177,6 +178,11 @@ WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text
                                       "(stale); using the default plan",
                                       path, describe_entry(key))
                         : fmt::format("wisdom {}: no entry for {}; using the default plan", path, describe_entry(key));
+    return out;
+  }
+  if (std::string stale = rule_files_problem(*e); !stale.empty()) {
+    out.message = fmt::format("wisdom {}: the entry for {} is stale: {}; using the default plan", path,
+                              describe_entry(key), stale);
     return out;
   }
   // The plan is proved with the options it will be generated with: a hand-edited or corrupt

@@ -1,11 +1,11 @@
-#include "generator/measure/sizes.h"
+#include "generator/support/sizes.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 
-namespace splgen::measure {
+namespace splgen::support {
 
 namespace {
 
@@ -72,4 +72,4 @@ std::vector<std::int64_t> parse_sizes(const std::string &text) {
   return sizes;
 }
 
-}  // namespace splgen::measure
+}  // namespace splgen::support
