@@ -20,6 +20,7 @@
 #include "generator/kernel/compile.h"
 #include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
+#include "tests/support/spec_reference.h"
 #include "tests/support/reference.h"
 
 namespace splgen {
@@ -42,30 +43,6 @@ int count_streams(const Sigma &s) {
   return n;
 }
 
-// y = spec x in long double with FFTW's fftwl: DFT(n), DFT(a x b), I(b) (x) DFT(n), through the tag.
-std::vector<std::complex<long double>> reference(const Spl &spec, std::vector<std::complex<long double>> x, int sign) {
-  if (spec->kind == SplKind::Tagged) return reference(spec->children.front(), std::move(x), sign);
-  std::vector<std::complex<long double>> y(x.size());
-  auto *in = reinterpret_cast<fftwl_complex *>(x.data());
-  auto *out = reinterpret_cast<fftwl_complex *>(y.data());
-  fftwl_plan plan = nullptr;
-  if (spec->kind == SplKind::Tensor && spec->children[0]->kind == SplKind::Identity) {
-    int batch = int(spec->children[0]->a), n = int(spec->children[1]->a);
-    plan = fftwl_plan_many_dft(1, &n, batch, in, nullptr, 1, n, out, nullptr, 1, n, sign, FFTW_ESTIMATE);
-  } else if (spec->kind == SplKind::Tensor) {  // A (x) I(n): n interleaved DFTs at stride n
-    int m = int(spec->children[0]->a), n = int(spec->children[1]->a);
-    plan = fftwl_plan_many_dft(1, &m, n, in, nullptr, n, 1, out, nullptr, n, 1, sign, FFTW_ESTIMATE);
-  } else {
-    std::vector<int> dims;
-    if (spec->kind == SplKind::DFT) dims = {int(spec->a)};
-    for (int64_t d : spec->perm) dims.push_back(int(d));
-    plan = fftwl_plan_dft(int(dims.size()), dims.data(), in, out, sign, FFTW_ESTIMATE);
-  }
-  fftwl_execute(plan);
-  fftwl_destroy_plan(plan);
-  return y;
-}
-
 struct Built {
   driver::Compilation r;
   int passes = 0;
@@ -85,7 +62,7 @@ void check(const test::SharedObject &lib, const Case &c, const Built &b, std::si
   std::vector<std::complex<long double>> exact(n);
   for (std::size_t k = 0; k < n; ++k) exact[k] = {x[2 * k], x[2 * k + 1]};
   const int sign = c.inverse ? +1 : -1;
-  std::vector<std::complex<long double>> expected = reference(b.r.spec, exact, sign);
+  std::vector<std::complex<long double>> expected = test::spec_reference(b.r.spec, exact, sign);
   const double eps = std::is_same_v<T, float> ? FLT_EPSILON : DBL_EPSILON;
   const double tolerance = 5 * eps * std::max(1.0, std::log2(double(n)));
 

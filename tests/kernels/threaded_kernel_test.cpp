@@ -17,6 +17,7 @@
 #include "generator/driver/pipeline.h"
 #include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
+#include "tests/support/spec_reference.h"
 #include "tests/support/reference.h"
 
 namespace splgen {
@@ -32,28 +33,6 @@ struct Case {
   std::string name(std::size_t i) const { return fmt::format("threaded{}", i); }
 };
 
-// y = spec x in long double with FFTW's fftwl: DFT(n), DFT(a x b ...), I(b) (x) DFT(n).
-std::vector<std::complex<long double>> reference(const Spl &spec, std::vector<std::complex<long double>> x, int sign) {
-  if (spec->kind == SplKind::Tagged) return reference(spec->children.front(), std::move(x), sign);
-  std::vector<std::complex<long double>> y(x.size());
-  auto *in = reinterpret_cast<fftwl_complex *>(x.data());
-  auto *out = reinterpret_cast<fftwl_complex *>(y.data());
-  fftwl_plan plan = nullptr;
-  if (spec->kind == SplKind::Tensor && spec->children.size() == 2 && spec->children[0]->kind == SplKind::Identity) {
-    int batch = int(spec->children[0]->a), n = int(spec->children[1]->a);
-    plan = fftwl_plan_many_dft(1, &n, batch, in, nullptr, 1, n, out, nullptr, 1, n, sign, FFTW_ESTIMATE);
-  } else {
-    std::vector<int> dims;
-    if (spec->kind == SplKind::DFT) dims = {int(spec->a)};
-    if (spec->kind == SplKind::DFTnd)
-      for (int64_t d : spec->perm) dims.push_back(int(d));
-    plan = fftwl_plan_dft(int(dims.size()), dims.data(), in, out, sign, FFTW_ESTIMATE);
-  }
-  fftwl_execute(plan);
-  fftwl_destroy_plan(plan);
-  return y;
-}
-
 template <class T>
 void check(const test::SharedObject &lib, const Case &c, std::size_t i) {
   SCOPED_TRACE(fmt::format("{} --threads {} --threading {} {} {}", c.spec, c.threads, threading_name(c.threading),
@@ -68,7 +47,7 @@ void check(const test::SharedObject &lib, const Case &c, std::size_t i) {
   std::vector<std::complex<long double>> exact(n);
   for (std::size_t k = 0; k < n; ++k) exact[k] = {x[2 * k], x[2 * k + 1]};
   const int sign = c.inverse ? +1 : -1;
-  std::vector<std::complex<long double>> expected = reference(spec, exact, sign);
+  std::vector<std::complex<long double>> expected = test::spec_reference(spec, exact, sign);
   kernel(y.data(), x.data());
   std::vector<std::complex<T>> got(n);
   for (std::size_t k = 0; k < n; ++k) got[k] = {y[2 * k], y[2 * k + 1]};
