@@ -13,6 +13,10 @@ int64_t largest_prime_factor(int64_t n) {
   return n > 1 ? n : largest;
 }
 
+bool is_smaller_problem(int64_t child, int64_t n) {
+  return child < n || largest_prime_factor(child) < largest_prime_factor(n);
+}
+
 namespace {
 
 bool is_dft(const Spl &f) { return f->kind == SplKind::DFT; }

@@ -11,7 +11,9 @@
 #include <tuple>
 
 #include "generator/expand/breakdown.h"
+#include "generator/expand/cost_estimate.h"
 #include "generator/ir/print.h"
+#include "generator/rewrite/functions.h"
 #include "generator/rewrite/size_expr.h"
 
 namespace splgen::expand {
@@ -93,8 +95,14 @@ std::optional<std::vector<int64_t>> child_sizes(const Term &t, const rewrite::Ma
       }
       out.push_back(n);
     }
-    // @functions build permutations, diagonals and small matrices, never DFT non-terminals.
-    if (u->kind == SplKind::Call || u->kind == SplKind::FormulaVar) continue;
+    // @functions build permutations, diagonals and small matrices; the few that build DFT
+    // non-terminals (Bluestein's convolution) say so, and the formula is built to read them.
+    if (u->kind == SplKind::Call) {
+      const rewrite::RuleFunction *fn = rewrite::find_rule_function(u->name);
+      if (fn && fn->builds_dfts) return std::nullopt;
+      continue;
+    }
+    if (u->kind == SplKind::FormulaVar) continue;
     for (auto it = u->children.rbegin(); it != u->children.rend(); ++it) stack.push_back(&*it);
   }
   return out;
@@ -156,6 +164,50 @@ struct Choice {
   std::vector<int64_t> children;
 };
 
+struct Candidate {
+  Choice choice;
+  bool fits, preferred;  // a choice the tag asks for; one of a --prefer-rules rule
+  bool factorisation;    // Cooley-Tukey, Good-Thomas, multi-dimensional: children multiply to n
+  double cost;           // the split heuristics (choice_cost), for factorisations
+  double estimate;       // the cost model (cost_estimate.h), between families
+};
+
+// Only sub-problems below the node (is_smaller_problem): expansion terminates.
+bool below(const std::vector<int64_t> &children, int64_t n) {
+  return std::all_of(children.begin(), children.end(), [&](int64_t c) { return is_smaller_problem(c, n); });
+}
+
+bool is_factorisation(const std::vector<int64_t> &children, int64_t n) {
+  int64_t product = 1;
+  for (int64_t c : children) product *= c;
+  return !children.empty() && product == n;
+}
+
+// The choice: those the tag asks for beat any other, then those of a preferred rule; among
+// them the family with the lower estimate (factorisations, or Rader / Bluestein beyond them),
+// within it the lowest cost for factorisations, the lowest estimate for the others. Ties go to
+// the earlier candidate: rule order, then match order.
+std::optional<Choice> pick(std::vector<Candidate> &candidates, bool &fits) {
+  if (candidates.empty()) return std::nullopt;
+  auto key = [](const Candidate &c) { return std::tie(c.fits, c.preferred); };
+  auto top = key(*std::max_element(candidates.begin(), candidates.end(),
+                                   [&](const Candidate &a, const Candidate &b) { return key(a) < key(b); }));
+  std::optional<double> factored, other;  // the lowest estimate in each family
+  for (const Candidate &c : candidates) {
+    std::optional<double> &family = c.factorisation ? factored : other;
+    if (key(c) == top) family = std::min(family.value_or(HUGE_VAL), c.estimate);
+  }
+  bool factor_family = factored && (!other || *factored <= *other);
+  Candidate *best = nullptr;
+  for (Candidate &c : candidates) {
+    if (key(c) != top || c.factorisation != factor_family) continue;
+    double rank = factor_family ? c.cost : c.estimate;
+    if (!best || rank < (factor_family ? best->cost : best->estimate)) best = &c;
+  }
+  fits = best->fits;
+  return std::move(best->choice);
+}
+
 std::string describe(const rewrite::Match &m) {
   std::string s;
   for (const auto &[name, value] : m.sizes) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", name, value);
@@ -183,31 +235,29 @@ class Expander {
         notes_.push_back(fmt::format("{}: one codelet, one thread", print(make_tagged(*tag, node))));
       return as_codelet();
     }
-    std::optional<Choice> best;
-    double best_cost = 0;
-    bool best_fits = false;  // a choice the tag asks for beats any other,
-    bool best_preferred = false;  // then one of a preferred rule (--prefer-rules)
+    std::vector<Candidate> candidates;
     for (const Rule *rule : rules_) {
       for (rewrite::Match &m : rewrite::matches(*rule, node)) {
         // Rank by the child sizes read off the rule text; build the formula only when needed.
         std::optional<std::vector<int64_t>> sizes = child_sizes(rule->rhs, m);
-        Choice c{rule, m, nullptr, {}};
+        Candidate c{{rule, m, nullptr, {}}, false, false, false, 0, 0};
         if (sizes) {
-          c.children = *sizes;
+          c.choice.children = *sizes;
         } else {
-          c.result = rewrite::instantiate_spl(rule->rhs, m);
-          collect_dft_sizes(c.result, c.children);
+          c.choice.result = rewrite::instantiate_spl(rule->rhs, m);
+          collect_dft_sizes(c.choice.result, c.choice.children);
         }
-        bool smaller = std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n < node->a; });
-        if (!smaller) continue;  // only strictly smaller sub-problems: expansion terminates
-        double cost = choice_cost(c.children, node->a, options_.vector_target);
-        bool fits = fits_tag(tag, rule->name, c.children, node->a);
-        bool preferred = is_preferred(rule);
-        if (!best || std::tie(fits, preferred) > std::tie(best_fits, best_preferred) ||
-            (std::tie(fits, preferred) == std::tie(best_fits, best_preferred) && cost < best_cost))
-          best = std::move(c), best_cost = cost, best_fits = fits, best_preferred = preferred;
+        if (!below(c.choice.children, node->a)) continue;
+        c.fits = fits_tag(tag, rule->name, c.choice.children, node->a);
+        c.preferred = is_preferred(rule);
+        c.factorisation = is_factorisation(c.choice.children, node->a);
+        c.cost = choice_cost(c.choice.children, node->a, options_.vector_target);
+        c.estimate = estimated_choice_cost(node->a, c.choice.children);
+        candidates.push_back(std::move(c));
       }
     }
+    bool best_fits = false;
+    std::optional<Choice> best = pick(candidates, best_fits);
     if (tag && tag->kind == TagKind::Smp && !best_fits)
       notes_.push_back(fmt::format("{}: no split of {} that the smp rules make parallel at every stage; it runs "
                                    "on one thread", print(make_tagged(*tag, node)), print(node)));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -400,10 +401,36 @@ class Codegen {
     return make_for(i, schedule(output(idx_affine(Affine::var(i)), input(idx_affine(Affine::var(i)))), f_.scalars));
   }
 
+  // A dense matrix with at most one nonzero entry (Bluestein's zero padding [1; 0; ...; 0] and
+  // truncation [1 0 ... 0], generator/rewrite/functions.cpp): zeros and one product, not an
+  // O(rows*cols) loop of multiplications by zero (a dot product of M - n + 1 terms per call).
+  template <class In, class Out>
+  std::optional<Stmt> single_entry_loop(const Spl &matrix, In input, Out output) {
+    std::optional<int64_t> at;
+    for (std::size_t e = 0; e < matrix->diag.size(); ++e) {
+      if (matrix->diag[e] == cplx(0.0)) continue;
+      if (at) return std::nullopt;
+      at = int64_t(e);
+    }
+    std::vector<Stmt> body;
+    int re = f_.scalars++, im = f_.scalars++;
+    if (at) {
+      cplx v = matrix->diag[std::size_t(*at)];
+      CExpr term = c_mul(input(idx_const(*at % matrix->cols)), CExpr{e_const(v.real()), e_const(v.imag())});
+      body.push_back(make_block({make_assign(re, term.re), make_assign(im, term.im)}));
+    }
+    LoopVar j = fresh(matrix->rows);
+    body.push_back(make_for(j, schedule(output(idx_affine(Affine::var(j)), CExpr{e_const(0), e_const(0)}), f_.scalars)));
+    if (at) body.push_back(schedule(output(idx_const(*at / matrix->cols), CExpr{e_scalar(re), e_scalar(im)}), f_.scalars));
+    return make_block(std::move(body));
+  }
+
   // y[j] = sum_l M[j][l] x[l]: an O(rows*cols) loop with accumulators. For DFT(n, k),
   // M[j][l] = w_n^(k j l) from a table of n roots; for a dense matrix, its entries.
   template <class In, class Out>
   Stmt matrix_loop(const Spl &matrix, In input, Out output) {
+    if (matrix->kind == SplKind::Dense)
+      if (std::optional<Stmt> sparse = single_entry_loop(matrix, input, output)) return *sparse;
     LoopVar j = fresh(matrix->rows), l = fresh(matrix->cols);
     Idx jj = idx_affine(Affine::var(j)), ll = idx_affine(Affine::var(l));
     int acc_re = f_.scalars++, acc_im = f_.scalars++;

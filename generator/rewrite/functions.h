@@ -15,9 +15,14 @@ struct RuleFunction {
   std::size_t arity;
   std::string doc;  // one line: what it returns, with its source
   std::function<Spl(const std::vector<int64_t> &)> make;  // throws FormulaError on bad arguments
+  // Whether its formula holds DFT non-terminals (Bluestein's convolution): the expander then
+  // builds it to see the sizes it has to break down.
+  bool builds_dfts = false;
 };
 
 const std::vector<RuleFunction> &rule_functions();
+// The convolution size M >= 2n-1 that @bluestein_conv(n, k) uses.
+int64_t bluestein_size(int64_t n);
 const RuleFunction *find_rule_function(const std::string &name);
 
 }  // namespace splgen::rewrite

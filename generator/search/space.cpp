@@ -53,8 +53,9 @@ std::vector<Split> splits(const Spl &dft, const std::vector<const Rule *> &break
       }
       collect_dfts(s.rhs, s.children);
       if (s.children.empty()) continue;  // base cases (dft_base_2) are codelets here
-      bool smaller = std::all_of(s.children.begin(), s.children.end(), [&](const Spl &c) { return c->rows < dft->rows; });
-      if (!smaller) continue;  // only strictly smaller sub-problems: plans are finite
+      bool smaller = std::all_of(s.children.begin(), s.children.end(),
+                                 [&](const Spl &c) { return expand::is_smaller_problem(c->rows, dft->rows); });
+      if (!smaller) continue;  // only smaller sub-problems (breakdown.h): plans are finite
       std::string sizes;
       for (const Spl &c : s.children) sizes += fmt::format("{}{}", sizes.empty() ? "" : ",", c->rows);
       s.label = fmt::format("{}({})", short_rule_name(rule->name), sizes);

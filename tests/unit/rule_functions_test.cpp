@@ -122,7 +122,7 @@ TEST(RuleFunctions, RaderPieces) {
 }
 
 // DFT(n, k) = chirp (n x M truncation) DFT(M, -1) chirp_fft DFT(M) (M x n padding) chirp.
-TEST(RuleFunctions, BluesteinPowerOfTwo) {
+TEST(RuleFunctions, BluesteinChosenSize) {
   std::vector<int64_t> sizes;
   for (int64_t n = 1; n <= 33; ++n) sizes.push_back(n);
   for (int64_t n : {47, 63, 64, 65}) sizes.push_back(n);
@@ -148,16 +148,21 @@ TEST(RuleFunctions, BluesteinExplicitSize) {
 }
 
 TEST(RuleFunctions, BluesteinPieces) {
-  // bluestein_conv holds DFT(M, -1) and DFT(M) for the least power of two M >= 2n-1.
+  // bluestein_conv holds DFT(M, -1) and DFT(M) for the least M >= 2n-1 of the form 2^a,
+  // 3 2^a or 5 2^a: 10 for n = 5 (2n-1 = 9), 16 for n = 8 (15), 20480 for n = 10007.
   Spl c = call("bluestein_conv", {5, 1});
   ASSERT_EQ(c->kind, SplKind::Compose);
   ASSERT_EQ(c->children.size(), 3u);
-  EXPECT_TRUE(equal(c->children[0], make_dft(16, -1)));
-  EXPECT_TRUE(equal(c->children[2], make_dft(16)));
-  EXPECT_EQ(call("bluestein_pad", {5})->rows, 16);
+  EXPECT_TRUE(equal(c->children[0], make_dft(10, -1)));
+  EXPECT_TRUE(equal(c->children[2], make_dft(10)));
+  EXPECT_EQ(call("bluestein_pad", {5})->rows, 10);
   EXPECT_EQ(call("bluestein_pad", {5})->cols, 5);
   EXPECT_EQ(call("bluestein_trunc", {8})->rows, 8);
   EXPECT_EQ(call("bluestein_trunc", {8})->cols, 16);
+  EXPECT_EQ(bluestein_size(12), 24);
+  EXPECT_EQ(bluestein_size(13), 32);
+  EXPECT_EQ(bluestein_size(10007), 20480);
+  EXPECT_EQ(bluestein_size(4099), 10240);
   // pad and trunc are [I; 0] and [I 0].
   for (auto [M, n] : std::vector<std::pair<int64_t, int64_t>>{{8, 3}, {5, 5}, {7, 1}, {16, 9}}) {
     Matrix p = to_dense(call("pad", {M, n})), t = to_dense(call("trunc", {n, M}));

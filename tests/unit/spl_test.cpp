@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "generator/expand/breakdown.h"
+#include "generator/expand/cost_estimate.h"
 #include "generator/expand/expand.h"
 #include "generator/ir/dense.h"
 #include "generator/ir/print.h"
@@ -161,6 +162,22 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   o.top_split_multiple = 8;
   for (int64_t n : {8, 12, 13, 30}) EXPECT_EQ(expand::expand(make_dft(n), o).trees.at(0)->rule, "DFT_Codelet") << n;
   for (int64_t n : {16, 24, 32}) EXPECT_EQ(expand::expand(make_dft(n), o).trees.at(0)->rule, "dft_ct_dit") << n;
+}
+
+// Primes: Rader where p - 1 is smooth, Bluestein with a smooth M where p - 1 has a large prime
+// factor and Rader would nest (generator/expand/cost_estimate.h).
+TEST(Expand, PrimesPickTheFamilyTheModelEstimatesCheaper) {
+  auto top = [](int64_t N) { return expand::expand(make_dft(N)).trees.at(0); };
+  for (int64_t p : {37, 97, 257, 1009, 12289, 65537}) EXPECT_EQ(top(p)->rule, "dft_rader") << p;  // p - 1 smooth
+  for (auto [p, M] : std::vector<std::pair<int64_t, int64_t>>{{4099, 10240}, {10007, 20480}, {262139, 524288}}) {
+    expand::RuletreePtr t = top(p);  // 4098 = 2 3 683, 10006 = 2 5003, 262138 = 2 131069
+    EXPECT_EQ(t->rule, "dft_bluestein") << p;
+    ASSERT_EQ(t->children.size(), 2u) << p;
+    EXPECT_EQ(t->children.at(0)->node->a, M) << p;
+  }
+  EXPECT_LT(expand::estimated_dft_cost(20480), expand::estimated_dft_cost(32768));
+  EXPECT_LT(expand::estimated_choice_cost(10007, {20480, 20480}), expand::estimated_choice_cost(10007, {10006, 10006}));
+  EXPECT_GT(expand::estimated_choice_cost(1009, {2048, 2048}), expand::estimated_choice_cost(1009, {1008, 1008}));
 }
 
 }  // namespace
