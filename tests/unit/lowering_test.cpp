@@ -155,6 +155,12 @@ TEST(Lowering, EveryNodeKind) {
       make_tile_tensor(make_identity(2), tensor(make_identity(2), make_dft(3))),
       make_fence({tensor(make_dft(2), make_identity(3)), tensor(make_identity(2), make_dft(3))}),
       make_transpose(compose(make_stride(12, 3), tensor(make_dft(3), make_identity(4)))),
+      // one nonzero entry (Bluestein's padding and truncation): zeros and one product
+      make_dense(5, 1, {0, 0, cplx(2, -1), 0, 0}),
+      make_dense(1, 6, {0, 0, 0, 0, 0, cplx(0, 3)}),
+      make_dense(3, 4, std::vector<cplx>(12, 0.0)),
+      compose(make_dense(1, 4, {1, 0, 0, 0}), tensor(make_identity(2), make_dft(2))),
+      make_direct_sum({make_identity(3), make_dense(4, 1, {1, 0, 0, 0})}),
   };
   for (const Spl &f : formulas) expect_all_stages_agree(f, to_dense(f));
 }
