@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace splgen::lower {
 
@@ -13,6 +14,7 @@ namespace {
 struct Pass {
   Spl compute;
   std::function<IndexFn(const LoopVar &)> get, put;
+  Sigma twiddle_after;  // a diagonal applied between this pass and the next (merged into them)
 };
 
 int max_var(const Sigma &s) {
@@ -30,10 +32,10 @@ Spl chain(std::vector<Spl> factors) {
 }
 
 struct Shape {
-  int dims = 0;       // 2: tiled, 3: cubic
+  int dims = 0;       // 1: tiled DFT(n^2), 2: tiled, 3: cubic
   int64_t n = 0, k = 0, P = 0, root = 1;
-  int64_t size() const { return dims == 2 ? n * n : n * n * n; }
-  int64_t chunk() const { return dims == 2 ? n * k : n * k * k; }  // a stripe (pencil)
+  int64_t size() const { return dims < 3 ? n * n : n * n * n; }
+  int64_t chunk() const { return dims < 3 ? n * k : n * k * k; }  // a stripe (pencil)
   int64_t chunks() const { return size() / chunk(); }
 };
 
@@ -42,8 +44,11 @@ Shape shape_of(const Spl &spec) {
     throw FormulaError("a block data layout needs tiled(k)[DFT(n x n)] or cubic(k)[DFT(n x n x n)]");
   const Spl &dft = spec->children.front();
   Shape s;
-  s.dims = spec->tag.kind == TagKind::Tiled ? 2 : 3;
-  s.n = dft->perm.front(), s.k = spec->tag.params.front(), s.root = dft->b;
+  s.dims = spec->tag.kind == TagKind::Cubic ? 3 : dft->kind == SplKind::DFT ? 1 : 2;
+  s.n = s.dims == 1 ? int64_t(std::llround(std::sqrt(double(dft->a)))) : dft->perm.front();
+  s.k = spec->tag.params.front(), s.root = dft->b;
+  if (s.dims == 1 && s.n * s.n != dft->a)
+    throw FormulaError(fmt::format("tiled({})[DFT({})]: the 1D tiled form (eq. (19)) needs a square size n^2", s.k, dft->a));
   if (s.k < 1 || s.n % s.k)
     throw FormulaError(fmt::format("{}({}): the block size k must divide n = {}", tag_name(spec->tag.kind), s.k, s.n));
   s.P = s.n / s.k;
@@ -76,6 +81,30 @@ std::vector<Pass> tiled_passes(const Shape &s, DataLayout layout) {
     case DataLayout::Natural: break;
   }
   return {{chain({Tt, rows}), stripe, stripe}, {cols, column, column}, {T, stripe, stripe}};
+}
+
+// 1D, eq. (19): DFT(n^2) = (DFT_n (x) I_n) T^{n^2}_n (I_n (x) DFT_n) L^{n^2}_n on the tiled
+// n x n matrix. The first pass reads a column stripe (whole tiles), computes its k columns
+// and writes them as k rows: a row stripe, whose tiles are the local result with each k x k
+// block transposed (I(P) (x) L(k^2, k)). The twiddles (in memory order: the diagonal read
+// through Q = P^-1, which swaps tile column and row within a stripe) merge into the second
+// pass, the columns of the 2D case. Natural: the conversions P, P^-1 before and after (the
+// six-step algorithm's first and last transposes, in whole tiles).
+std::vector<Pass> tiled_1d_passes(const Shape &s, DataLayout layout) {
+  const int64_t n = s.n, k = s.k, P = s.P;
+  Spl T = make_tensor({L(n, k), I(k)}), Tt = make_tensor({L(n, P), I(k)});
+  Spl cols = make_tensor({make_dft(n, s.root), I(k)});
+  auto stripe = contiguous(s);
+  auto column = packets(s, P, k * k);
+  Sigma twiddles = sigma_diag(make_twiddle(n * n, n, s.root), fn_stride(P, P * k, P, k));
+  Pass first{chain({make_tensor({I(P), L(k * k, k)}), cols}), column, stripe, twiddles}, second{cols, column, column};
+  switch (layout) {
+    case DataLayout::ToBlock: return {{Tt, stripe, stripe}};
+    case DataLayout::FromBlock: return {{T, stripe, stripe}};
+    case DataLayout::Block: return {first, second};
+    case DataLayout::Natural: break;
+  }
+  return {{Tt, stripe, stripe}, first, second, {T, stripe, stripe}};
 }
 
 // 3D, eq. (18). A pencil of cubes (c0, c1, .) of the cubic layout is (c2, i0, i1, i2); of the
@@ -121,6 +150,7 @@ bool is_block_layout_spec(const Spl &spec) {
   if (spec->kind != SplKind::Tagged || (spec->tag.kind != TagKind::Tiled && spec->tag.kind != TagKind::Cubic))
     return false;
   const Spl &dft = spec->children.front();
+  if (spec->tag.kind == TagKind::Tiled && dft->kind == SplKind::DFT) return true;  // eq. (19)
   const std::size_t dims = spec->tag.kind == TagKind::Tiled ? 2 : 3;
   if (dft->kind != SplKind::DFTnd || dft->perm.size() != dims) return false;
   return std::all_of(dft->perm.begin(), dft->perm.end(), [&](int64_t d) { return d == dft->perm.front(); });
@@ -131,7 +161,7 @@ void check_block_layout(const Spl &spec) { shape_of(spec); }
 int64_t block_layout_position(const Spl &spec, int64_t i) {
   const Shape s = shape_of(spec);
   const int64_t n = s.n, k = s.k, P = s.P;
-  if (s.dims == 2) {
+  if (s.dims < 3) {
     const int64_t r = i / n, c = i % n;
     return ((r / k * P + c / k) * k + r % k) * k + c % k;
   }
@@ -141,7 +171,9 @@ int64_t block_layout_position(const Spl &spec, int64_t i) {
 
 Sigma layout_passes(const Spl &spec, DataLayout layout, const std::function<Sigma(const Spl &, int)> &lower_compute) {
   const Shape s = shape_of(spec);
-  std::vector<Pass> passes = s.dims == 2 ? tiled_passes(s, layout) : cubic_passes(s, layout);
+  std::vector<Pass> passes = s.dims == 1   ? tiled_1d_passes(s, layout)
+                            : s.dims == 2 ? tiled_passes(s, layout)
+                                          : cubic_passes(s, layout);
   std::vector<Sigma> computes;
   int next = 0;
   for (const Pass &p : passes) {
@@ -156,6 +188,7 @@ Sigma layout_passes(const Spl &spec, DataLayout layout, const std::function<Sigm
     Sigma body = sigma_compose({sigma_scatter(passes[i].put(c), true), sigma_sum(one, computes[i]),
                                 sigma_gather(passes[i].get(c), true)});
     stages.insert(stages.begin(), sigma_sum(c, body, SumMode::Stream));
+    if (passes[i].twiddle_after) stages.insert(stages.begin(), passes[i].twiddle_after);
   }
   return stages.size() == 1 ? stages.front() : sigma_compose(std::move(stages));
 }

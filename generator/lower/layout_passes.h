@@ -21,7 +21,8 @@ namespace splgen::lower {
 enum class DataLayout { Natural, Block, ToBlock, FromBlock };
 const char *layout_name(DataLayout layout);
 
-// Whether spec is tiled(k)[DFT(n x n)] or cubic(k)[DFT(n x n x n)] (any root).
+// Whether spec is tiled(k)[DFT(n x n)], tiled(k)[DFT(N)] (eq. (19), N = n^2: the n x n
+// matrix of x tiled; other N are refused by layout_passes) or cubic(k)[DFT(n x n x n)].
 bool is_block_layout_spec(const Spl &spec);
 
 // The streamed passes of such a spec (FormulaError, one line, when k does not divide n or the

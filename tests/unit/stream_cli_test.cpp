@@ -39,7 +39,7 @@ TEST_F(StreamCliTest, BadParametersAreOneLineErrors) {
   expect_error({"gen", "stream(4)[ DFT(1024) ]", "--dma", "magic"}, "--dma");
   expect_error({"gen", "stream(4)[ DFT(1024) ]", "--local-memory", "-5"}, "--local-memory");
   expect_error({"gen", "stream(0)[ DFT(1024) ]"}, "parameters must be positive");
-  expect_error({"gen", "DFT(1024)", "--local-memory", "4096"}, "the spec has no stream(s) tag");
+  expect_error({"gen", "DFT(1024)", "--local-memory", "4096"}, "the spec has no stream(s), tiled(k) or cubic(k) tag");
   expect_error({"gen", "stream(3)[ DFT(64) ]"}, "no rule of rules/stream.rules streams this formula");
   expect_error({"gen", "smp(2,4)[ I(2) (x) stream(4)[ I(4) (x) DFT(16) ] ]"}, "inside another loop is not built yet");
 }
