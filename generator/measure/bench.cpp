@@ -196,9 +196,10 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     symbols[i] = g.name;
   }
   const bool streamed = streamed_spec(spec_text);
-  std::string flags = o.flags;
-  if (o.threads > 1) flags += " " + threading_flags(o.threading);
-  else if (streamed) flags += " " + threading_flags(Threading::Team);  // -pthread and the runtime headers
+  // threaded: the threading's flags; streamed: -pthread and the runtime headers (the team's flags)
+  const std::string flags = o.threads > 1 ? fmt::format("{} {}", o.flags, threading_flags(o.threading))
+                            : streamed    ? fmt::format("{} {}", o.flags, threading_flags(Threading::Team))
+                                          : o.flags;
   if (o.threads > 1 && o.threading == Threading::OpenMP) keep_openmp_loaded();
   SharedObject lib(compile_shared_object(sources, dir.file("kernels.so"), o.compiler, flags));
   say(fmt::format("compiled {:.2f} s", seconds_since(start)));
