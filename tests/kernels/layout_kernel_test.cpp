@@ -7,15 +7,19 @@
 
 #include <fmt/format.h>
 #include <splgen/runtime/dma.h>
+#include <splgen/runtime/dma_file.h>
 
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "generator/driver/pipeline.h"
 #include "generator/kernel/compile.h"
 #include "generator/lower/layout_passes.h"
+#include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/reference.h"
 #include "tests/support/spec_reference.h"
@@ -180,6 +184,84 @@ TEST(LayoutKernels, Cubic) {
              {"cubic(2)[DFT(8 x 8 x 8)]", DataLayout::FromBlock, 2, Precision::Double, Isa::Scalar, 16, 32, 16},
              {"cubic(4)[DFT(16 x 16 x 16)]", DataLayout::Block, 3, Precision::Float, Isa::Avx2, 16 + 64 + 64, 16 + 64 + 64, 64}},
             {3, 4, 1, 1, 3});
+}
+
+std::vector<char> file_bytes(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const std::string &path, const void *data, std::size_t bytes) {
+  std::ofstream(path, std::ios::binary).write(static_cast<const char *>(data), std::streamsize(bytes));
+}
+
+// Out of core: NAME_stores on files (runtime/dma_file.h) of more data than the local memory L,
+// the same bits as in memory; in place on one file (every pass of the tiled and cubic block
+// kernels puts a chunk where it got it); a short input file is one error before any transfer,
+// and the output file that was never committed leaves the old one in place.
+TEST(LayoutKernels, OutOfCoreOnFiles) {
+  test::TempDir dir("splgen-layout-files");
+  const std::vector<std::pair<std::string, DataLayout>> specs = {{"tiled(8)[DFT(64 x 64)]", DataLayout::Block},
+                                                                 {"cubic(4)[DFT(16 x 16 x 16)]", DataLayout::Block},
+                                                                 {"stream(16)[DFT(4096)]", DataLayout::Natural}};
+  const int64_t L = 48000;  // bytes: less than any of the three data sets
+  std::string unity;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    driver::GenOptions o;
+    o.name = fmt::format("ooc{}", i), o.layout = specs[i].second, o.local_memory = L;
+    unity += fmt::format("#include \"{}\"\n", dir.write(o.name + ".cpp", driver::run_pipeline(specs[i].first, o).source));
+  }
+  std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "",
+                                               "-O1 " + kernel::threading_flags(Threading::Team));
+  test::SharedObject lib(so);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    SCOPED_TRACE(specs[i].first);
+    const std::string name = fmt::format("ooc{}", i);
+    auto *in_memory = lib.symbol<void(double *, const double *, runtime::dma_engine *)>(name + "_dma");
+    auto *on_stores = lib.symbol<void(runtime::external_store &, runtime::external_store &, runtime::dma_engine *)>(name + "_stores");
+    const std::size_t n = std::size_t(parse::parse_formula(specs[i].first)->rows), bytes = 16 * n;
+    ASSERT_GT(bytes, std::size_t(L));
+    std::vector<double> x(2 * n), y(2 * n);
+    std::mt19937_64 rng(n);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    for (double &v : x) v = uniform(rng);
+    runtime::sync_engine memory_engine;
+    in_memory(y.data(), x.data(), &memory_engine);
+    const std::string xf = dir.file("x.bin"), yf = dir.file("y.bin"), zf = dir.file("z.bin");
+    write_file(xf, x.data(), bytes);
+    write_file(zf, x.data(), bytes);
+    runtime::copy_thread_engine engine;
+    {
+      runtime::file_store xs(xf, runtime::file_store::read_only), ys(yf, runtime::file_store::create, bytes);
+      on_stores(ys, xs, &engine);
+      ys.commit();
+    }
+    std::vector<char> got = file_bytes(yf);
+    ASSERT_EQ(got.size(), bytes);
+    EXPECT_EQ(0, std::memcmp(got.data(), y.data(), bytes)) << "file to file: other bits than in memory";
+    EXPECT_EQ(engine.stats().bytes_in, engine.stats().bytes_out);
+    EXPECT_EQ(engine.stats().bytes_in % bytes, 0u) << "passes x data size";
+    if (specs[i].second == DataLayout::Block) {
+      runtime::file_store zs(zf, runtime::file_store::read_write);
+      on_stores(zs, zs, &engine);
+      got = file_bytes(zf);
+      EXPECT_EQ(0, std::memcmp(got.data(), y.data(), bytes)) << "in place on one file";
+    }
+    write_file(xf, x.data(), bytes - 16);  // one complex number short
+    write_file(yf, "old", 3);
+    try {
+      runtime::file_store xs(xf, runtime::file_store::read_only), ys(yf, runtime::file_store::create, bytes);
+      on_stores(ys, xs, &engine);
+      ys.commit();
+      ADD_FAILURE() << "a short input file ran";
+    } catch (const std::length_error &e) {
+      std::string m = e.what();
+      EXPECT_NE(m.find(fmt::format("{}_stores: x and y must hold {} bytes, not {}", name, bytes, bytes - 16)), std::string::npos) << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+    got = file_bytes(yf);
+    EXPECT_EQ(std::string(got.begin(), got.end()), "old") << "a failed run left a half-written output";
+  }
 }
 
 void expect_error(const std::string &spec, DataLayout layout, int64_t local_memory, const std::string &want) {
