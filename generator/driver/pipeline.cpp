@@ -433,12 +433,15 @@ Compilation start(const std::string &spec_text, const GenOptions &options) {
     if (spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
     spec = make_dft(spec->a, -spec->b);
   }
+  if (options.stream) spec = stream_for_local_memory(spec, options);
   Compilation c = entered(spec, options, Stage::Spec);
-  c.spec_text = spec_text;
+  c.spec_text = options.stream ? print(spec) : spec_text;
   return c;
 }
 
-Compilation start(const Spl &spec, const GenOptions &options) { return entered(spec, options, Stage::Spec); }
+Compilation start(const Spl &spec, const GenOptions &options) {
+  return entered(options.stream ? stream_for_local_memory(spec, options) : spec, options, Stage::Spec);
+}
 
 Compilation start_at_formula(const Spl &spec, const Spl &formula, const GenOptions &options) {
   if (formula->rows != spec->rows || formula->cols != spec->cols)

@@ -40,6 +40,7 @@ struct GenOptions {
   int dma_buffers = 2;
   int64_t local_memory = 0;
   DmaEngine dma = DmaEngine::Thread;
+  bool stream = false;  // --stream: the spec in stream(s)[...], s the fewest chunks that fit local_memory
   // tiled(k)/cubic(k) specs: where the kernel's data live (lower/layout_passes.h).
   lower::DataLayout layout = lower::DataLayout::Natural;
 };
