@@ -12,7 +12,7 @@
 #     [THREADS n]                 # splgen gen --threads n: n workers inside the kernel
 #     [THREADING openmp|team]     # how they run (default openmp: links OpenMP::OpenMP_CXX;
 #                                 #   team: <splgen/runtime/thread_team.h> and Threads::Threads)
-#                                 # A SPEC with a stream tag (docs/streaming.md) gets the runtime
+#                                 # A SPEC with a stream, tiled or cubic tag (docs/streaming.md) gets the runtime
 #                                 #   headers (<splgen/runtime/dma.h>) and Threads::Threads too.
 #     [OPTIONS arg...]            # further splgen gen arguments, e.g. --codelet-max 16
 #     [OUTPUT_DIR dir])           # default ${CMAKE_CURRENT_BINARY_DIR}/splgen
@@ -133,8 +133,9 @@ function(splgen_add_transform target)
     list(APPEND args --threads ${arg_THREADS} --threading ${arg_THREADING})
     _splgen_link_threading(${target} ${arg_THREADING} "${where}")
   endif()
-  if(arg_SPEC MATCHES "stream[ \t]*\\(")  # a streamed kernel includes <splgen/runtime/dma.h>
-    _splgen_link_runtime(${target} "a stream tag" "${where}")
+  # a streamed kernel (stream, tiled and cubic tags) includes <splgen/runtime/dma.h>
+  if(arg_SPEC MATCHES "(stream|tiled|cubic)[ \t]*\\(")
+    _splgen_link_runtime(${target} "a stream, tiled or cubic tag" "${where}")
   endif()
   set(depends)
   if(arg_WISDOM)

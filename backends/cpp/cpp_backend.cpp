@@ -227,6 +227,7 @@ struct Emitter : simd::ScalarNames {
     if (id < 0 || std::size_t(id) >= f.buffers.size())
       throw std::invalid_argument(fmt::format("emit_cpp: no buffer {}", id));
     buffer_used[std::size_t(id)] = true;
+    if (!in_dma && (id == kInputBuffer || id == kOutputBuffer)) direct_xy = true;
     return buffer_names[std::size_t(id)];
   }
 
@@ -438,8 +439,10 @@ struct Emitter : simd::ScalarNames {
     }
   }
 
-  // -- streamed loops (runtime/dma.h): one memory_store per external buffer
+  // -- streamed loops (runtime/dma.h): one external_store per external buffer; x and y are
+  // NAME_stores' parameters (memory or files), temporaries memory_stores
   std::set<int> dma_externals;
+  bool in_dma = false, direct_xy = false;  // x or y read or written other than by a transfer
 
   void emit_dma(const StmtNode &s, int depth) {
     if (s.buffer < 0 || std::size_t(s.buffer) >= f.buffers.size() || s.dma.local < 0 ||
@@ -447,11 +450,13 @@ struct Emitter : simd::ScalarNames {
       throw std::invalid_argument("emit_cpp: a DMA transfer needs an external and a local buffer");
     if (!s.dma.get && s.buffer == kInputBuffer) throw std::invalid_argument("emit_cpp: DMA put into the input buffer");
     dma_externals.insert(s.buffer);
+    in_dma = true;
+    std::string ext = "ext_" + buffer_ref(s.buffer);
+    in_dma = false;
     const int64_t bytes = prec == Precision::Float ? 8 : 16;  // one complex
     std::string list = fmt::format("splgen::runtime::make_block_list({}, {}, {}, {})", idx_text(s.index, bytes, 0).s,
                                    bytes * s.dma.stride, s.dma.count, bytes * s.dma.block);
     std::string local = pointer(s.dma.local, s.dma.local_index), tag = idx_text(s.dma.tag, 1, 0).s;
-    std::string ext = "ext_" + buffer_ref(s.buffer);
     indent(depth);
     if (s.dma.get) body += fmt::format("dma->get({}, {}, {}, {});\n", tag, local, ext, list);
     else body += fmt::format("dma->put({}, {}, {}, {});\n", tag, ext, list, local);
@@ -461,7 +466,8 @@ struct Emitter : simd::ScalarNames {
     std::string out;
     const char *bytes = prec == Precision::Float ? "8L" : "16L";
     for (int b : dma_externals)
-      out += fmt::format("  splgen::runtime::memory_store ext_{0}(static_cast<{1}void *>({0}), {2} * {3});\n",
+      if (b != kInputBuffer && b != kOutputBuffer)
+        out += fmt::format("  splgen::runtime::memory_store ext_{0}(static_cast<{1}void *>({0}), {2} * {3});\n",
                          buffer_names[std::size_t(b)], b == kInputBuffer ? "const " : "", bytes,
                          f.buffers[std::size_t(b)].size);
     return out;
@@ -622,8 +628,11 @@ struct Emitter : simd::ScalarNames {
     const std::string detail = f.name + "_detail";
 
     const std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
-    const std::string signature = streamed ? "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa) : plain;
-    if (streamed) out += plain + ";\n";
+    if (streamed && direct_xy)
+      throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
+    const std::string with_engine = "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa);
+    const std::string signature = streamed ? "extern \"C\" " + stores_kernel_declaration(f.name, isa) : plain;
+    if (streamed) out += plain + ";\n" + with_engine + ";\n";
     out += signature + ";\n\n";
     out += fmt::format("namespace {} {{\n\n", detail);
     if (!file_scope.empty()) out += file_scope + "\n";
@@ -650,13 +659,19 @@ struct Emitter : simd::ScalarNames {
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Local)
         fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n  {0} *const {1} = {1}_storage.data();\n",
                        real, buffer_names[i], 2 * f.buffers[i].size);
+    if (streamed) {  // stores too small: one line, before any transfer (a file kernel's short input)
+      const int64_t bytes = (prec == Precision::Float ? 8 : 16) * std::max(f.buffers[kInputBuffer].size, f.buffers[kOutputBuffer].size);
+      fmt::format_to(emit, "  if (ext_x.size() < {0}UL || ext_y.size() < {0}UL)\n    throw std::length_error(\"{1}_stores: x and y "
+                     "must hold {0} bytes, not \" + std::to_string(ext_x.size()) + \" and \" + std::to_string(ext_y.size()));\n",
+                     bytes, f.name);
+    }
     out += dma_preamble();
     for (std::size_t i = 2; i < f.buffers.size(); ++i)
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
         fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
-    if (!buffer_used[kInputBuffer]) out += "  (void)x;\n";
-    if (!buffer_used[kOutputBuffer]) out += "  (void)y;\n";
+    if (!buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
+    if (!buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)y;\n";
     const std::string in = parallel ? "    " : "  ";
     if (parallel) {
       out += region.open;
@@ -673,9 +688,15 @@ struct Emitter : simd::ScalarNames {
     out += body;
     if (parallel) out += region.close;
     out += "}\n";
-    if (streamed)
+    if (streamed) {
+      const char *bytes = prec == Precision::Float ? "8L" : "16L";
+      out += fmt::format("\n{} {{\n  splgen::runtime::memory_store ext_x(static_cast<const void *>(x), {} * {});\n"
+                         "  splgen::runtime::memory_store ext_y(static_cast<void *>(y), {} * {});\n"
+                         "  {}_stores(ext_y, ext_x, dma);\n}}\n",
+                         with_engine, bytes, f.buffers[kInputBuffer].size, bytes, f.buffers[kOutputBuffer].size, f.name);
       out += fmt::format("\n{} {{\n  {}_dma(y, x, &splgen::runtime::thread_default_engine<splgen::runtime::{}>());\n}}\n",
                          plain, f.name, dma == DmaEngine::Sync ? "sync_engine" : "copy_thread_engine");
+    }
     out += fmt::format("\n}}  // namespace {}\n", detail);
     return out;
   }
@@ -696,6 +717,13 @@ std::string dma_kernel_declaration(const std::string &name, Precision precision,
   return d.substr(0, d.size() - 1) + ", splgen::runtime::dma_engine *dma)";
 }
 
+// NAME_stores(y, x, engine): the streamed kernel on any external stores (memory, files).
+std::string stores_kernel_declaration(const std::string &name, Isa isa) {
+  const std::string attribute = simd::target_attribute(isa);
+  return fmt::format("{}void {}_stores(splgen::runtime::external_store &ext_y, splgen::runtime::external_store &ext_x, "
+                     "splgen::runtime::dma_engine *dma)", attribute.empty() ? "" : attribute + " ", name);
+}
+
 std::string emit_header(const std::string &name, const CppEmitOptions &options, bool streamed) {
   if (!is_c_identifier(name) || is_reserved_word(name))
     throw std::invalid_argument(fmt::format("emit_header: function name '{}' is not a C identifier", name));
@@ -709,8 +737,9 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options, 
       "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n{2}\n#endif  // {0}\n",
       guard, kernel_declaration(name, options.precision, options.isa),
       streamed ? "\n#ifdef __cplusplus  // the streamed kernel with a DMA engine of <splgen/runtime/dma.h>\n"
-                 "namespace splgen { namespace runtime { class dma_engine; } }\nextern \"C\" " +
-                     dma_kernel_declaration(name, options.precision, options.isa) + ";\n#endif\n"
+                 "namespace splgen { namespace runtime { class dma_engine; class external_store; } }\nextern \"C\" " +
+                     dma_kernel_declaration(name, options.precision, options.isa) + ";\nextern \"C\" " +
+                     stores_kernel_declaration(name, options.isa) + ";\n#endif\n"
                : "");
   return out;
 }

@@ -33,6 +33,9 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
 // an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.
 // extern "C" NAME_dma(y, x, splgen::runtime::dma_engine *dma), the form of a streamed kernel.
 std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa);
+// NAME_stores(ext_y, ext_x, engine): the same on external stores of runtime/dma.h (memory, or
+// files: an out-of-core kernel); the data are interleaved complex numbers of the kernel's type.
+std::string stores_kernel_declaration(const std::string &name, Isa isa);
 // `streamed`: NAME_dma(y, x, engine) is declared too (for C++ callers).
 std::string emit_header(const std::string &name, const CppEmitOptions &options, bool streamed = false);
 

@@ -119,6 +119,8 @@ struct Options {
   int buffers = 2;                      // --buffers (streamed loops)
   int64_t local_memory = 0;             // --local-memory BYTES
   std::string dma = "thread";           // --dma thread|sync
+  std::string layout = "natural";       // --layout natural|block|to-block|from-block
+  bool stream = false;                  // --stream
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -138,6 +140,11 @@ driver::GenOptions gen_options(const Options &o) {
   g.dma_buffers = o.buffers;
   g.local_memory = o.local_memory;
   g.dma = *parse_dma_engine(o.dma);  // checked by CLI::IsMember
+  g.stream = o.stream;
+  g.layout = o.layout == "block"        ? lower::DataLayout::Block
+             : o.layout == "to-block"   ? lower::DataLayout::ToBlock
+             : o.layout == "from-block" ? lower::DataLayout::FromBlock
+                                        : lower::DataLayout::Natural;  // checked by CLI::IsMember
   if (o.wisdom.empty()) return g;
   if (o.prefer_rules || !o.only_rules.empty())
     throw CommandError(kExitUsage, fmt::format("--wisdom and {}: a stored plan replaces the expansion that rule "
@@ -196,7 +203,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
-  add_stream_options(cmd, o.buffers, o.local_memory, o.dma);
+  add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

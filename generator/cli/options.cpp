@@ -52,7 +52,15 @@ void add_threads_options(CLI::App *cmd, int &threads, std::string &threading) {
       ->capture_default_str();
 }
 
-void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma) {
+void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
+                        bool &stream) {
+  cmd->add_flag("--stream", stream,
+                "Stream the spec: stream(s)[SPEC] with the fewest chunks s whose buffers fit --local-memory");
+  cmd->add_option("--layout", layout,
+                  "tiled(k)/cubic(k) specs: natural (row-major in and out), block (the block layout in and out), "
+                  "to-block or from-block (the layout conversion kernels)")
+      ->check(CLI::IsMember({"natural", "block", "to-block", "from-block"}))
+      ->capture_default_str();
   cmd->add_option("--buffers", buffers, "Streamed loops (stream tag): chunks in flight, >= 1 (docs/streaming.md)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

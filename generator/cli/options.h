@@ -31,7 +31,10 @@ void add_rule_selection_options(CLI::App *cmd, bool &prefer_rules, std::vector<s
 // --threads P (1..256; the kernel runs P workers, smp(P, mu)) and --threading openmp|team.
 void add_threads_options(CLI::App *cmd, int &threads, std::string &threading);
 // --buffers, --local-memory, --dma: how streamed loops run (docs/streaming.md).
-void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma);
+// --buffers, --local-memory, --dma, and --layout (block data layouts, docs/streaming.md)
+// and --stream (s chosen from --local-memory)
+void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
+                        bool &stream);
 
 // The expansion knobs --codelet-max N and --top-codelet-max N (1..64; left 0 when absent).
 void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max);

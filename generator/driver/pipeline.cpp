@@ -17,11 +17,13 @@
 #include "generator/expand/ruletree.h"
 #include "generator/ir/print.h"
 #include "generator/lower/complex_codelet.h"
+#include "generator/lower/layout_passes.h"
 #include "generator/lower/lower_with_rules.h"
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/prepare_for_printing.h"
 #include "generator/lower/schedule_registers.h"
 #include "generator/lower/sigma_to_loops.h"
+#include "generator/lower/spl_to_sigma.h"
 #include "generator/lower/vectorize_loops.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/prove/checker.h"
@@ -46,6 +48,12 @@ Stage parse_stage(const std::string &name) {
 
 std::string default_kernel_name(const Spl &spec, const GenOptions &options) {
   std::string suffix = options.precision == Precision::Float ? "f" : "";
+  if (options.layout != lower::DataLayout::Natural)
+    return fmt::format("splgen_kernel{}x{}_{:016x}_{}{}", spec->rows, spec->cols, spec->hash,
+                       options.layout == lower::DataLayout::Block  ? "block"
+                       : options.layout == lower::DataLayout::ToBlock ? "to_block"
+                                                                      : "from_block",
+                       suffix);
   if (spec->kind == SplKind::DFT) {
     if (spec->b == 1 || spec->a <= 2) return fmt::format("splgen_dft{}{}", spec->a, suffix);
     if (spec->b == spec->a - 1) return fmt::format("splgen_idft{}{}", spec->a, suffix);
@@ -256,10 +264,27 @@ expand::Expansion expand_plan(const Spl &spec, const Spl &plan, const std::vecto
   return expand::expand(plan, rules, o);
 }
 
+// tiled(k)[DFT(n x n)] and cubic(k)[DFT(n x n x n)] for a backend that prints streamed loops:
+// their passes stream whole tiles (cubes), lower/layout_passes.h.
+bool block_layout_kernel(const Compilation &c) {
+  std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
+  return lower::is_block_layout_spec(c.spec) && std::count(consumed.begin(), consumed.end(), TagKind::Stream);
+}
+
 expand::Expansion run_expand(Compilation &c) {
-  if (c.options.local_memory > 0 && !has_tag(c.spec, TagKind::Stream))
-    throw FormulaError("--local-memory is the local memory of streamed loops: the spec has no stream(s) tag "
-                       "(docs/streaming.md)");
+  if (c.options.local_memory > 0 && !has_tag(c.spec, TagKind::Stream) && !block_layout_kernel(c))
+    throw FormulaError("--local-memory is the local memory of streamed loops: the spec has no stream(s), tiled(k) or "
+                       "cubic(k) tag (docs/streaming.md)");
+  if (c.options.layout != lower::DataLayout::Natural && !block_layout_kernel(c))
+    throw FormulaError(fmt::format("--layout {}: needs a tiled(k)[DFT(n x n)] or cubic(k)[DFT(n x n x n)] spec and a "
+                                   "target that prints streamed loops (docs/streaming.md)",
+                                   lower::layout_name(c.options.layout)));
+  if (block_layout_kernel(c)) {  // each pass's compute is expanded when the passes are made
+    lower::check_block_layout(c.spec);
+    expand::Expansion e;
+    e.formula = c.spec;
+    return e;
+  }
   std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
   Spl spec = threaded_spec(c.spec, c.options.threads, c.options.smp_packet, c.options.precision, c.notes);
   if (c.options.plan) {
@@ -291,6 +316,15 @@ Spl run_tag_rules(Compilation &c) {
       c.tag_rules.push_back(fmt::format("{} [{}]", r->name, expand::shown_source(fmt::format("{}:{}", r->pos.file, r->pos.line))));
   }
   return f;
+}
+
+// A block-layout kernel: its streamed passes, each pass's local compute expanded as a spec.
+Sigma run_layout_passes(const Compilation &c) {
+  const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
+  const expand::ExpandOptions o = expand_options(c.options);
+  return lower::layout_passes(c.spec, c.options.layout, [&](const Spl &compute, int first_var) {
+    return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula, {}, first_var);
+  });
 }
 
 // Rules with Sigma-SPL right sides lower tagged parts, lower_to_sigma the rest.
@@ -341,6 +375,9 @@ backends::EmitOptions emit_options(const Compilation &c) {
                                             local_memory_bytes(c.program.loops, c.options.precision == Precision::Float ? 4 : 8),
                                             c.options.dma_buffers,
                                             dma_engine_name(c.options.dma)));
+  if (block_layout_kernel(c))
+    emit.header_lines.push_back(fmt::format("data layout: {} (docs/streaming.md, \"Block data layouts\")",
+                                            lower::layout_name(c.options.layout)));
   if (c.expansion.formula) add_wrapped(emit.header_lines, "formula: ", print(c.expansion.formula));
   return emit;
 }
@@ -353,6 +390,11 @@ void run_stage(Compilation &c, Stage stage) {
       c.notes.insert(c.notes.end(), c.expansion.notes.begin(), c.expansion.notes.end());
       break;
     case Stage::Sigma:
+      if (block_layout_kernel(c)) {
+        c.tagged = c.expansion.formula;
+        c.sigma = run_layout_passes(c);
+        break;
+      }
       c.tagged = run_tag_rules(c);
       c.sigma = run_lower(c, c.tagged);
       break;
@@ -391,12 +433,15 @@ Compilation start(const std::string &spec_text, const GenOptions &options) {
     if (spec->kind != SplKind::DFT) throw FormulaError("--inverse needs a DFT(n) or DFT(n,k) spec");
     spec = make_dft(spec->a, -spec->b);
   }
+  if (options.stream) spec = stream_for_local_memory(spec, options);
   Compilation c = entered(spec, options, Stage::Spec);
-  c.spec_text = spec_text;
+  c.spec_text = options.stream ? print(spec) : spec_text;
   return c;
 }
 
-Compilation start(const Spl &spec, const GenOptions &options) { return entered(spec, options, Stage::Spec); }
+Compilation start(const Spl &spec, const GenOptions &options) {
+  return entered(options.stream ? stream_for_local_memory(spec, options) : spec, options, Stage::Spec);
+}
 
 Compilation start_at_formula(const Spl &spec, const Spl &formula, const GenOptions &options) {
   if (formula->rows != spec->rows || formula->cols != spec->cols)

@@ -11,6 +11,7 @@
 #include "generator/expand/expand.h"
 #include "generator/ir/loop_program.h"
 #include "generator/ir/sigma.h"
+#include "generator/lower/layout_passes.h"
 #include "generator/target/target.h"
 
 namespace splgen::driver {
@@ -39,6 +40,9 @@ struct GenOptions {
   int dma_buffers = 2;
   int64_t local_memory = 0;
   DmaEngine dma = DmaEngine::Thread;
+  bool stream = false;  // --stream: the spec in stream(s)[...], s the fewest chunks that fit local_memory
+  // tiled(k)/cubic(k) specs: where the kernel's data live (lower/layout_passes.h).
+  lower::DataLayout layout = lower::DataLayout::Natural;
 };
 
 // The stages, in order; their --dump-after names are spl, expand, sigma, merge, loops, code.

@@ -43,10 +43,14 @@ IndexFn fn_q(int64_t domain, int64_t range, Affine base, int64_t s, int64_t mu) 
   return make(std::move(n));
 }
 
-IndexFn fn_stride(int64_t N, int64_t m) {
+IndexFn fn_stride(int64_t N, int64_t m) { return fn_stride(1, N, m, 1); }
+
+IndexFn fn_stride(int64_t a, int64_t N, int64_t m, int64_t mu) {
   if (m < 1 || N % m) throw std::logic_error("l(N, m): m must divide N");
-  if (m == 1 || m == N) return fn_identity(N);
-  IndexFnNode n{FnKind::Stride, N, N, Affine::constant(0), m};
+  if (a < 1 || mu < 1) throw std::logic_error("l(a; N, m; mu): a and mu must be positive");
+  if (m == 1 || m == N) return fn_identity(a * N * mu);
+  IndexFnNode n{FnKind::Stride, a * N * mu, a * N * mu, Affine::constant(0), m, mu};
+  n.outer = a;
   return make(std::move(n));
 }
 
@@ -69,7 +73,7 @@ IndexFn compose(const IndexFn &f, const IndexFn &g) {
   if (is_identity(f)) return g;
   if (f->kind == FnKind::H && g->kind == FnKind::H)
     return fn_h(g->domain, f->range, f->base + g->base * f->s, f->s * g->s);
-  if (f->kind == FnKind::Stride && g->kind == FnKind::H)
+  if (f->kind == FnKind::Stride && f->outer == 1 && f->mu == 1 && g->kind == FnKind::H)
     if (auto r = stride_after_h(*f, *g)) return *r;
   if (f->kind == FnKind::Compose)  // (a o b) o g = a o (b o g), simplifying b o g first
     return compose(f->f, compose(f->g, g));
@@ -81,7 +85,7 @@ IndexFn compose(const IndexFn &f, const IndexFn &g) {
 bool same(const IndexFn &f, const IndexFn &g) {
   if (f == g) return true;
   if (f->kind != g->kind || f->domain != g->domain || f->range != g->range || !(f->base == g->base) ||
-      f->s != g->s || f->mu != g->mu)
+      f->s != g->s || f->mu != g->mu || f->outer != g->outer)
     return false;
   switch (f->kind) {
     case FnKind::Table: return *f->table == *g->table;
@@ -93,7 +97,7 @@ bool same(const IndexFn &f, const IndexFn &g) {
 std::size_t hash_value(const IndexFn &f) {
   std::hash<int64_t> h64;
   std::size_t h = std::size_t(f->kind) * 1000003u;
-  for (int64_t v : {f->domain, f->range, f->base.c0, f->s, f->mu}) hash_mix(h, h64(v));
+  for (int64_t v : {f->domain, f->range, f->base.c0, f->s, f->mu, f->outer}) hash_mix(h, h64(v));
   for (const auto &[var, coeff] : f->base.terms)
     for (int64_t v : {int64_t(var.id), var.extent, coeff}) hash_mix(h, h64(v));
   if (f->kind == FnKind::Table)
@@ -111,7 +115,10 @@ std::optional<IndexFn> inverse(const IndexFn &f) {
     case FnKind::H:
       if (is_identity(f)) return f;
       return std::nullopt;
-    case FnKind::Stride: return fn_stride(f->range, f->range / f->s);
+    case FnKind::Stride: {
+      int64_t N = f->range / (f->outer * f->mu);
+      return fn_stride(f->outer, N, N / f->s, f->mu);
+    }
     case FnKind::Table: {
       std::vector<int64_t> inv(f->table->size());
       for (std::size_t i = 0; i < inv.size(); ++i) inv[std::size_t((*f->table)[i])] = int64_t(i);
@@ -132,8 +139,8 @@ int64_t eval(const IndexFn &f, int64_t i, const Env &env) {
     case FnKind::H: return f->base.eval(env) + i * f->s;
     case FnKind::Q: return (f->base.eval(env) + (i / f->mu) * f->s) * f->mu + i % f->mu;
     case FnKind::Stride: {
-      int64_t n = f->range / f->s;
-      return (i % n) * f->s + i / n;
+      int64_t block = f->range / f->outer, n = block / (f->mu * f->s), p = i % block / f->mu;
+      return i - i % block + ((p % n) * f->s + p / n) * f->mu + i % f->mu;
     }
     case FnKind::Table: return (*f->table)[std::size_t(i)];
     case FnKind::Compose: return eval(f->f, eval(f->g, i, env), env);
@@ -148,8 +155,12 @@ Idx apply_index(const IndexFn &f, const Idx &i) {
       return idx_add(idx_scale(idx_add(idx_affine(f->base), idx_scale(idx_div(i, f->mu), f->s)), f->mu),
                      idx_mod(i, f->mu));
     case FnKind::Stride: {
-      int64_t n = f->range / f->s;
-      return idx_add(idx_scale(idx_mod(i, n), f->s), idx_div(i, n));
+      int64_t block = f->range / f->outer, n = block / (f->mu * f->s);
+      Idx p = f->mu == 1 ? i : idx_div(i, f->mu);
+      if (f->outer > 1) p = idx_mod(p, n * f->s);
+      Idx within = idx_add(idx_scale(idx_mod(p, n), f->s), idx_div(p, n));
+      if (f->mu > 1) within = idx_add(idx_scale(within, f->mu), idx_mod(i, f->mu));
+      return f->outer > 1 ? idx_add(idx_scale(idx_div(i, block), block), within) : within;
     }
     case FnKind::Table: return idx_lookup(f->table, i);
     case FnKind::Compose: return apply_index(f->f, apply_index(f->g, i));
@@ -162,7 +173,9 @@ std::string to_string(const IndexFn &f) {
     case FnKind::H: return fmt::format("h[{}<-{}]({}, {})", f->range, f->domain, to_string(f->base), f->s);
     case FnKind::Q:
       return fmt::format("q[{}<-{}]({}, {}, {})", f->range, f->domain, to_string(f->base), f->s, f->mu);
-    case FnKind::Stride: return fmt::format("l({}, {})", f->range, f->s);
+    case FnKind::Stride:
+      if (f->outer == 1 && f->mu == 1) return fmt::format("l({}, {})", f->range, f->s);
+      return fmt::format("l({}; {}, {}; {})", f->outer, f->range / (f->outer * f->mu), f->s, f->mu);
     case FnKind::Table: {
       std::string s = "perm(";
       for (std::size_t i = 0; i < f->table->size(); ++i) s += fmt::format("{}{}", i ? "," : "", (*f->table)[i]);

@@ -2,6 +2,8 @@
 //   h(b, s):      i -> b + i*s
 //   q(b, s, mu):  i -> (b + floor(i/mu)*s)*mu + (i mod mu)     (strided packets of mu elements)
 //   l(N, m):      the gather function of L(N, m): i*n + j -> j*m + i  (n = N/m)
+//   l(a; N, m; mu): of I(a) (x) L(N, m) (x) I(mu): packets of mu, within each of a blocks of
+//                 N mu (a digit swap; the block layouts' transfers, docs/streaming.md)
 //   table(p):     i -> p[i]
 //   f o g:        i -> f(g(i))
 // compose() simplifies h o h, l o h (the loop-merging cases of Cooley-Tukey) and identities.
@@ -23,7 +25,8 @@ struct IndexFnNode {
   FnKind kind;
   int64_t domain = 0, range = 0;
   Affine base;                                       // H, Q
-  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m
+  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m, mu
+  int64_t outer = 1;                                 // Stride: a
   std::shared_ptr<const std::vector<int64_t>> table; // Table
   IndexFn f, g;                                      // Compose: f o g
 };
@@ -31,6 +34,7 @@ struct IndexFnNode {
 IndexFn fn_h(int64_t domain, int64_t range, Affine base, int64_t stride);
 IndexFn fn_q(int64_t domain, int64_t range, Affine base, int64_t s, int64_t mu);
 IndexFn fn_stride(int64_t N, int64_t m);
+IndexFn fn_stride(int64_t a, int64_t N, int64_t m, int64_t mu);  // I(a) (x) L(N, m) (x) I(mu)
 IndexFn fn_table(std::vector<int64_t> table);
 IndexFn fn_identity(int64_t n);
 IndexFn compose(const IndexFn &f, const IndexFn &g);  // f o g

@@ -147,6 +147,9 @@ bool in_place_safe(const Sigma &s) {
                          ? same(first->fn, last->fn)
                          : same_footprint(s, first, last);
       if (!matched) return false;
+      // A streamed chunk (S_dma ... G_dma of one function) is computed in local memory: all of
+      // it is got before any of it is put back, and chunks are disjoint.
+      if (first->kind == SigmaKind::Scatter && first->dma && last->kind == SigmaKind::Gather && last->dma) return true;
       std::size_t inner = s->children.size() - (first->kind == SigmaKind::Scatter) - (last->kind == SigmaKind::Gather);
       if (inner >= 2) return true;  // stages go through a local temporary when aliased
       for (const Sigma &c : s->children)

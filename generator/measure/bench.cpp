@@ -4,7 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <complex>
 #include <cstdlib>
 #include <limits>
@@ -47,9 +49,27 @@ int default_repetitions(std::int64_t n) {
   return 5;
 }
 
+bool streamed_spec(const std::string &spec) {
+  if (spec.empty()) return false;
+  const Spl f = parse::parse_formula(spec);
+  return f->kind == SplKind::Tagged &&
+         (f->tag.kind == TagKind::Stream || f->tag.kind == TagKind::Tiled || f->tag.kind == TagKind::Cubic);
+}
+
 std::vector<Implementation> bench_implementations(const BenchOptions &o) {
   std::vector<Implementation> out;
   const std::string isa = isa_name(o.isa);
+  if (streamed_spec(o.spec)) {
+    out.push_back({"splgen_" + isa, "splgen " + isa, true, o.isa});
+    Implementation sync{"splgen_sync", "splgen sync", true, o.isa};
+    sync.dma = DmaEngine::Sync;
+    out.push_back(sync);
+    out.push_back({"fftw_measure", "FFTW_MEASURE", false, Isa::Scalar, FftwEffort::Measure});
+    Implementation floor{"copy_floor", "memcpy floor", false};
+    floor.copy = true;
+    out.push_back(floor);
+    return out;
+  }
   if (o.threads > 1) {
     const std::string t = fmt::format("{}t", o.threads);
     out.push_back({"splgen_" + isa + "_" + t, fmt::format("splgen {} {}", isa, t), true, o.isa, FftwEffort::Measure,
@@ -77,6 +97,12 @@ std::vector<Implementation> bench_implementations(const BenchOptions &o) {
 }
 
 namespace {
+
+int count_streamed_passes(const Sigma &s) {
+  int n = s->kind == SigmaKind::Sum && s->mode == SumMode::Stream;
+  for (const Sigma &c : s->children) n += count_streamed_passes(c);
+  return n;
+}
 
 using Clock = std::chrono::steady_clock;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -117,7 +143,8 @@ int dft_sign(std::int64_t n, std::int64_t b, bool inverse) {
 // The specs with an FFTW twin: DFT(n) and DFT(n,-1), DFT(a x b ...), and batches I(m) (x) DFT(n)
 // (plan_dft_1d, plan_dft, plan_many_dft).
 Target check_target(const std::string &spec_text, bool inverse) {
-  const Spl spec = parse::parse_formula(spec_text);
+  const Spl parsed = parse::parse_formula(spec_text);
+  const Spl spec = streamed_spec(spec_text) ? parsed->children.front() : parsed;  // FFTW computes what it tags
   const std::int64_t n = spec->rows;
   if (n < 2 || n > kMaxBenchSize)
     throw FormulaError(fmt::format("bench needs from 2 to 2^24 points, not {} ({})", n, spec_text));
@@ -150,6 +177,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   auto start = Clock::now();
   TempDir dir("splgen-bench");
   std::vector<std::string> sources, symbols(k);
+  int passes = 0;  // of a streamed kernel: each reads and writes all the data once
   for (std::size_t i = 0; i < k; ++i) {
     if (!impls[i].splgen) continue;
     driver::GenOptions g;
@@ -161,11 +189,17 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.threads = impls[i].threads, g.threading = o.threading;
     if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
     if (impls[i].tuned) g = o.tune(spec_text, g);
+    g.dma = impls[i].dma;
     driver::PipelineResult r = driver::run_pipeline(spec_text, g);
+    passes = std::max(passes, count_streamed_passes(r.merged));
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;
   }
-  const std::string flags = o.threads > 1 ? o.flags + " " + threading_flags(o.threading) : o.flags;
+  const bool streamed = streamed_spec(spec_text);
+  // threaded: the threading's flags; streamed: -pthread and the runtime headers (the team's flags)
+  const std::string flags = o.threads > 1 ? fmt::format("{} {}", o.flags, threading_flags(o.threading))
+                            : streamed    ? fmt::format("{} {}", o.flags, threading_flags(Threading::Team))
+                                          : o.flags;
   if (o.threads > 1 && o.threading == Threading::OpenMP) keep_openmp_loaded();
   SharedObject lib(compile_shared_object(sources, dir.file("kernels.so"), o.compiler, flags));
   say(fmt::format("compiled {:.2f} s", seconds_since(start)));
@@ -180,7 +214,11 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     in[i].emplace(reals);
     out[i].emplace(reals);
     T *x = in[i]->get(), *y = out[i]->get();
-    if (impls[i].splgen) {
+    if (impls[i].copy) {
+      runs[i] = [x, y, reals, passes](std::int64_t times) {
+        for (std::int64_t t = 0; t < times * passes; ++t) std::memcpy(y, x, reals * sizeof(T));
+      };
+    } else if (impls[i].splgen) {
       auto *kernel = lib.symbol<void(T *, const T *)>(symbols[i]);
       runs[i] = [kernel, x, y](std::int64_t times) {
         for (std::int64_t t = 0; t < times; ++t) kernel(y, x);
@@ -213,6 +251,11 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   for (std::size_t i = 0; i < k; ++i) {
     if (!runs[i]) continue;
     std::copy_n(reinterpret_cast<const T *>(input.data()), reals, in[i]->get());
+    if (impls[i].copy) {  // no transform to check
+      active.push_back(runs[i]);
+      active_index.push_back(i);
+      continue;
+    }
     runs[i](1);
     std::copy_n(out[i]->get(), reals, reinterpret_cast<T *>(output.data()));
     row.error[i] = relative_rms_error(output, reference);
@@ -259,6 +302,9 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
       {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
   };
   if (!o.rule_files.empty()) result.meta.push_back({"rules", fmt::format("{}", fmt::join(o.rule_files, " "))});
+  if (streamed_spec(o.spec))
+    result.meta.push_back({"streamed", "splgen isa: the copy-thread DMA engine; splgen sync: the synchronous engine; "
+                                       "memcpy floor: the data copied once per pass"});
   if (o.threads > 1) {
     if (!fftw_has_threads()) throw FormulaError("bench --threads: this FFTW3 has no threads library (libfftw3_threads)");
     result.meta.push_back({"threads", fmt::format("{} ({})", o.threads, threading_name(o.threading))});

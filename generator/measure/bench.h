@@ -59,6 +59,10 @@ struct Implementation {
   bool tuned = false;  // generated with BenchOptions::tune
   int threads = 1;     // workers of the kernel, or FFTW's plan_with_nthreads
   bool rules = true;   // generated with BenchOptions::rule_files (and their selection)
+  DmaEngine dma = DmaEngine::Thread;  // streamed kernels (stream, tiled, cubic tags): the engine of NAME(y, x)
+  // Not a transform: the data copied x -> y once per pass of the streamed kernel (memcpy), the
+  // bandwidth floor of a kernel that reads and writes all of it each pass (issue 15).
+  bool copy = false;
 };
 
 struct BenchRow {
@@ -87,10 +91,16 @@ double pseudo_gflops(std::int64_t n, double ns);
 // is one long transform.
 int default_repetitions(std::int64_t n);
 
+// Whether a spec streams its data through a local memory in passes: a stream(s), tiled(k) or
+// cubic(k) tag at its top (docs/streaming.md).
+bool streamed_spec(const std::string &spec);
+
 // The implementations a run with these options times, in column order:
 // splgen (isa), splgen scalar, FFTW_MEASURE, FFTW_PATIENT; with threads > 1: splgen (isa) with
 // the threads, the same with 1 thread, FFTW_MEASURE and FFTW_PATIENT with the threads; with
-// compare_default: splgen (isa) with the rules, splgen default, FFTW_MEASURE, FFTW_PATIENT.
+// compare_default: splgen (isa) with the rules, splgen default, FFTW_MEASURE, FFTW_PATIENT;
+// for a streamed spec: splgen (isa) with the copy-thread engine, the same with the synchronous
+// engine, FFTW_MEASURE, the bandwidth floor ("memcpy floor": passes x one copy of the data).
 std::vector<Implementation> bench_implementations(const BenchOptions &options);
 
 // Called with pieces of progress text; a piece ending in '\n' ends a size's line.

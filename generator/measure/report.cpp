@@ -13,6 +13,7 @@ double speed_ratio(const BenchRow &row, int i) { return row.ns[std::size_t(i)] /
 std::vector<int> baselines(const BenchResult &result) {
   std::vector<int> out;
   if (int d = result.index("splgen_default"); d > 0) out.push_back(d);
+  if (int d = result.index("splgen_sync"); d > 0) out.push_back(d);  // streamed: the engines compared
   for (std::size_t i = 0; i < result.implementations.size(); ++i)
     if (!result.implementations[i].splgen) out.push_back(int(i));
   return out;
