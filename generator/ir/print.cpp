@@ -63,6 +63,7 @@ void print_to(std::string &out, const Spl &f) {
       break;
     }
     case SplKind::Identity: out += fmt::format("{}({})", name, f->a); break;
+    case SplKind::RealTransform: out += fmt::format("{}({})", real_kind_name(real_kind(f)), f->a); break;
     case SplKind::Stride: out += fmt::format("{}({},{})", name, f->a, f->b); break;
     case SplKind::Twiddle:
       if (f->c == 1)

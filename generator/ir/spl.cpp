@@ -92,6 +92,25 @@ Spl make_identity(int64_t n) {
   return finish(std::move(node));
 }
 
+Spl make_real_transform(RealKind kind, int64_t n) {
+  const char *name = real_kind_name(kind);
+  check_size(n, fmt::format("{}(n): n", name).c_str());
+  if (kind == RealKind::WHT && (n & (n - 1)) != 0)
+    throw FormulaError(fmt::format("WHT(n): n must be a power of two, got {}", n));
+  SplNode node{SplKind::RealTransform, real_kind_rows(kind, n), real_kind_cols(kind, n), n, int64_t(kind)};
+  return finish(std::move(node));
+}
+
+bool reads_real(const Spl &f) {
+  if (f->kind == SplKind::Tagged) return reads_real(f->children.front());
+  return f->kind == SplKind::RealTransform && real_kind_info(real_kind(f)).real_in;
+}
+
+bool writes_real(const Spl &f) {
+  if (f->kind == SplKind::Tagged) return writes_real(f->children.front());
+  return f->kind == SplKind::RealTransform && real_kind_info(real_kind(f)).real_out;
+}
+
 Spl make_dft(int64_t n, int64_t k) {
   check_size(n, "DFT(n): n");
   int64_t kk = mod64(k, n);
@@ -270,6 +289,8 @@ Spl make_transpose(const Spl &f) {
     case SplKind::Compose: return f->marked ? make_fence(map(f->children, true)) : make_compose(map(f->children, true));
     case SplKind::DirectSum: return make_direct_sum(map(f->children, false));
     case SplKind::Tagged: return make_tagged(f->tag, make_transpose(f->children.front()));
+    case SplKind::RealTransform:  // real-linear: its transpose is no node of the language
+      throw FormulaError(fmt::format("{}({}) has no transpose", real_kind_name(real_kind(f)), f->a));
     case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
     case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
       break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)

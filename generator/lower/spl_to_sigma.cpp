@@ -19,6 +19,7 @@ class Lowering {
       if (std::optional<Sigma> s = hook_(f)) return *s;
     switch (f->kind) {
       case SplKind::DFT:
+      case SplKind::RealTransform:
       case SplKind::Dense: return sigma_kernel(f);
       case SplKind::DFTnd: {  // row-column: DFT(m x n) = DFT(m) (x) DFT(n)
         std::vector<Spl> dfts;
