@@ -78,6 +78,7 @@ class Evaluator {
       }
       case SplKind::Tagged: return run(f->children.front(), x);
       case SplKind::RealTransform: return real_transform(real_kind(f), f->a, x);
+      case SplKind::WideDense: return apply_matrix(to_dense(f), x);
       case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
       case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
         break;  // rule-only kinds are no SplNode

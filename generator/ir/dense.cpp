@@ -234,6 +234,13 @@ Matrix to_dense(const Spl &f) {
     }
     case SplKind::Tagged: return to_dense(f->children.front());
     case SplKind::RealTransform: return real_transform_dense(real_kind(f), f->a);
+    case SplKind::WideDense: {
+      Matrix m(f->rows, f->cols);
+      std::size_t n = std::size_t(f->rows * f->cols);
+      m.data.assign(f->diag.begin(), f->diag.begin() + std::ptrdiff_t(n));
+      m.conj.assign(f->diag.begin() + std::ptrdiff_t(n), f->diag.end());
+      return m;
+    }
     case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
     case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
       break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)

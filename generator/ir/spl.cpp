@@ -145,6 +145,21 @@ Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values) {
   return finish(std::move(node));
 }
 
+Spl make_wide_dense(int64_t rows, int64_t cols, std::vector<cplx> linear, std::vector<cplx> conjugate) {
+  check_size(rows, "WMat: rows");
+  check_size(cols, "WMat: cols");
+  int64_t n = checked_product(rows, cols);
+  if (int64_t(linear.size()) != n || int64_t(conjugate.size()) != n)
+    throw FormulaError(fmt::format("WMat({},{}) needs {} entries in each part, got {} and {}", rows, cols, n,
+                                   linear.size(), conjugate.size()));
+  if (std::all_of(conjugate.begin(), conjugate.end(), [](const cplx &v) { return v == cplx(0.0); }))
+    return make_dense(rows, cols, std::move(linear));
+  SplNode node{SplKind::WideDense, rows, cols};
+  node.diag = std::move(linear);
+  node.diag.insert(node.diag.end(), conjugate.begin(), conjugate.end());
+  return finish(std::move(node));
+}
+
 Spl make_stride(int64_t N, int64_t s) {
   check_size(N, "L(N,s): N");
   check_size(s, "L(N,s): s");
@@ -291,6 +306,7 @@ Spl make_transpose(const Spl &f) {
     case SplKind::Tagged: return make_tagged(f->tag, make_transpose(f->children.front()));
     case SplKind::RealTransform:  // real-linear: its transpose is no node of the language
       throw FormulaError(fmt::format("{}({}) has no transpose", real_kind_name(real_kind(f)), f->a));
+    case SplKind::WideDense: throw FormulaError("a real-linear WMat has no transpose");
     case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
     case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
       break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)

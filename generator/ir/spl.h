@@ -79,6 +79,9 @@ Spl make_twiddle(int64_t N, int64_t n, int64_t k = 1);
 Spl make_diag(std::vector<cplx> values);
 Spl make_perm(std::vector<int64_t> perm);
 Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values);  // row-major
+// WMat(r, c, [M], [C]): y = M x + C conj(x), both row-major (diag holds M then C); the
+// blocks of the real transforms' rules (docs/transforms.md). Complex-linear (C = 0) is a Mat.
+Spl make_wide_dense(int64_t rows, int64_t cols, std::vector<cplx> linear, std::vector<cplx> conjugate);
 Spl make_tensor(std::vector<Spl> factors);
 Spl make_tile_tensor(Spl tiles, Spl body);  // tiles (x)~ body: the loop over tiles
 Spl make_fence(std::vector<Spl> stages);    // stages[0] | stages[1] | ...

@@ -46,6 +46,7 @@ int max_var(const Sigma &s) {
 
 bool is_unrolled_kernel(const Spl &leaf) {
   if (leaf->kind == SplKind::RealTransform) return leaf->rows * leaf->cols <= kRealCodeletEntries;
+  if (leaf->kind == SplKind::WideDense) return true;  // small blocks of the real rules, by construction
   return leaf->kind == SplKind::DFT && is_codelet_size(leaf->a);
 }
 

@@ -87,7 +87,7 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
     case SplKind::Diag:
       throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S, Diag) where an SPL formula is expected");
     case SplKind::Perm:
-    case SplKind::Dense: break;  // not in terms
+    case SplKind::Dense: case SplKind::WideDense: break;  // not in terms
   }
   throw FormulaError(where(t) + "unknown term");
 }

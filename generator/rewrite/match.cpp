@@ -242,7 +242,7 @@ States match_spl(const Term &t, const Spl &f, const State &s) {
     case SplKind::Scatter:
     case SplKind::Diag:
     case SplKind::Perm:
-    case SplKind::Dense: return {};
+    case SplKind::Dense: case SplKind::WideDense: return {};
   }
   return {};
 }

@@ -65,6 +65,17 @@ inline std::vector<long double> real_reference(RealKind kind, int64_t n, const s
   return y;
 }
 
+// RDFT / IRDFT by FFTW's long-double plans: the reference where the O(n^2) sum is too slow.
+inline std::vector<long double> fftwl_real_dft(RealKind kind, int64_t n, std::vector<long double> x) {
+  std::vector<long double> y(std::size_t(kind == RealKind::RDFT ? 2 * (n / 2 + 1) : n));
+  fftwl_plan p = kind == RealKind::RDFT
+                     ? fftwl_plan_dft_r2c_1d(int(n), x.data(), reinterpret_cast<fftwl_complex *>(y.data()), FFTW_ESTIMATE)
+                     : fftwl_plan_dft_c2r_1d(int(n), reinterpret_cast<fftwl_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
+  fftwl_execute(p);
+  fftwl_destroy_plan(p);
+  return y;
+}
+
 // FFTW's r2r kind for a real-to-real RealKind.
 inline fftw_r2r_kind fftw_kind(RealKind kind) {
   switch (kind) {
