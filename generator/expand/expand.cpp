@@ -49,9 +49,12 @@ void collect_dft_sizes(const Spl &f, std::vector<int64_t> &out) {
   for (const Spl &c : f->children) collect_dft_sizes(c, out);
 }
 
-void collect_real_sizes(const Spl &f, std::vector<int64_t> &out) {
-  if (f->kind == SplKind::RealTransform) out.push_back(f->a);
-  for (const Spl &c : f->children) collect_real_sizes(c, out);
+// The real transforms of f, as sizes; one of the node's size but of an earlier kind (DCT2(n)
+// by RDFT(n)) counts as one smaller, so expansions still end (the kinds are ordered).
+void collect_real_sizes(const Spl &f, const Spl &node, std::vector<int64_t> &out) {
+  if (f->kind == SplKind::RealTransform)
+    out.push_back(f->a == node->a && real_kind(f) < real_kind(node) ? f->a - 1 : f->a);
+  for (const Spl &c : f->children) collect_real_sizes(c, node, out);
 }
 
 // A real transform up to this size stays a leaf, an unrolled codelet from its entries
@@ -241,7 +244,7 @@ class Expander {
   }
 
   // A real transform (docs/transforms.md): the rule whose children cost least (real
-  // transforms strictly smaller, DFTs of at most its size: a different non-terminal), else a
+  // transforms strictly smaller or of an earlier kind, DFTs of at most its size), else a
   // leaf: an unrolled codelet from its entries when small (Real_Codelet), an O(n^2) loop.
   RuletreePtr expand_real(const Spl &node) {
     auto tree = std::make_shared<Ruletree>();
@@ -253,7 +256,7 @@ class Expander {
         for (rewrite::Match &m : rewrite::matches(*rule, node)) {
           Choice c{rule, m, rewrite::instantiate_spl(rule->rhs, m), {}};
           std::vector<int64_t> real_sizes;
-          collect_real_sizes(c.result, real_sizes);
+          collect_real_sizes(c.result, node, real_sizes);
           collect_dft_sizes(c.result, c.children);
           bool smaller = std::all_of(real_sizes.begin(), real_sizes.end(), [&](int64_t n) { return n < node->a; }) &&
                          std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n <= node->a; });

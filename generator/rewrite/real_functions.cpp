@@ -116,6 +116,34 @@ Spl hermitian(int64_t n) {
   return make_compose({make_perm(order), make_direct_sum(std::move(terms))});
 }
 
+// DCT-II through a real DFT of the same size (Makhoul, "A fast cosine transform in one and
+// two dimensions", IEEE TASSP 1980): v_j = x_2j, v_n-1-j = x_2j+1 (dct2_perm), V = RDFT(n) v,
+// extended by V_n-k = conj V_k, Y_k = 2 Re(w_4n^k V_k) (dct2_post).
+Spl dct2_perm(int64_t n) {
+  check_size("dct2_perm", n);
+  std::vector<int64_t> p(static_cast<std::size_t>(n));
+  const int64_t half = (n + 1) / 2;
+  for (int64_t i = 0; i < n; ++i) p[std::size_t(i)] = i < half ? 2 * i : 2 * (n - 1 - i) + 1;
+  return make_perm(std::move(p));
+}
+
+Spl dct2_post(int64_t n) {
+  check_size("dct2_post", n);
+  const int64_t h = n / 2, back = n - h - 1;  // V_0..V_h given; V_h+1..V_n-1 = conj V_back..V_1
+  // [V_0..V_h] -> [V_0..V_h, V_back..V_1]: copy V_1..V_back twice, reverse the copy.
+  std::vector<Spl> parts = {make_identity(1)};
+  if (back > 0) parts.push_back(twice(back));
+  if (h > back) parts.push_back(make_identity(h - back));  // V_h once when n is even
+  std::vector<int64_t> order;  // the blocks give V_0, V_1..V_back, V_1..V_back, (V_h)
+  for (int64_t i = 0; i <= back; ++i) order.push_back(i);
+  if (h > back) order.push_back(2 * back + 1);
+  for (int64_t i = 0; i < back; ++i) order.push_back(2 * back - i);
+  // 2 Re(w^k V_k) = 2 Re(conj(w^k) conj V_k): the extended entries take the conjugate root.
+  std::vector<cplx> d(static_cast<std::size_t>(n));
+  for (int64_t k = 0; k < n; ++k) d[std::size_t(k)] = 2.0 * (k <= h ? root_of_unity(4 * n, k) : std::conj(root_of_unity(4 * n, k)));
+  return make_compose({re(n), make_diag(std::move(d)), make_perm(order), make_direct_sum(std::move(parts))});
+}
+
 using Args = const std::vector<int64_t> &;
 
 }  // namespace
@@ -131,6 +159,10 @@ std::vector<RuleFunction> real_rule_functions() {
       {"irdft_pre", 1, "Z_k = E_k + i O_k from X_0..X_m, m x (m+1): IRDFT(2m) = irdft_unpack(m) DFT(m,-1) irdft_pre(m)",
        [](Args a) { return irdft_pre(a[0]); }},
       {"irdft_unpack", 1, "y_2j = Re z_j, y_2j+1 = Im z_j (2m x m)", [](Args a) { return irdft_unpack(a[0]); }},
+      {"dct2_perm", 1, "v_j = x_2j, v_n-1-j = x_2j+1: the input order of DCT-II by a real DFT (Makhoul 1980)",
+       [](Args a) { return dct2_perm(a[0]); }},
+      {"dct2_post", 1, "Y_k = 2 Re(w_4n^k V_k), V = RDFT(n) v extended: DCT2(n) = dct2_post(n) RDFT(n) dct2_perm(n)",
+       [](Args a) { return dct2_post(a[0]); }},
       {"hermitian", 1, "the Hermitian extension of X_0..X_n/2 to n values (c2r input; Im X_0, Im X_n/2 dropped)",
        [](Args a) { return hermitian(a[0]); }},
   };
