@@ -276,6 +276,7 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
   // DFT(n,-1) is an inverse without --inverse; for n <= 2 both directions are one transform.
   bool inverse = o.inverse;
   if (!o.spec.empty() && targets[0].n > 2) inverse = targets[0].sign > 0;
+  if (targets[0].real == RealKind::IRDFT) inverse = true;  // c2r, FFTW_BACKWARD
   const std::string compiler = o.compiler.empty() ? default_compiler() : o.compiler;
   BenchResult result;
   result.implementations = bench_implementations(o);

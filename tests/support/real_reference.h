@@ -30,6 +30,16 @@ inline long double sin_turn(int64_t e, int64_t N) {
 // n reals in, n/2+1 complex out; IRDFT: n/2+1 complex in, n reals out; others n reals).
 inline std::vector<long double> real_reference(RealKind kind, int64_t n, const std::vector<long double> &x) {
   std::vector<long double> y;
+  if (kind == RealKind::WHT) {  // the butterflies of the definition's Kronecker product, exact in long double
+    y = x;
+    for (int64_t h = 1; h < n; h *= 2)
+      for (int64_t i = 0; i < n; i += 2 * h)
+        for (int64_t j = i; j < i + h; ++j) {
+          long double a = y[std::size_t(j)], b = y[std::size_t(j + h)];
+          y[std::size_t(j)] = a + b, y[std::size_t(j + h)] = a - b;
+        }
+    return y;
+  }
   if (kind == RealKind::RDFT) {
     for (int64_t k = 0; k <= n / 2; ++k) {
       long double re = 0, im = 0;
@@ -50,14 +60,13 @@ inline std::vector<long double> real_reference(RealKind kind, int64_t n, const s
           s += re * cos_turn(j * k, n) - im * sin_turn(j * k, n);
           continue;
         }
-        case RealKind::WHT: s += __builtin_popcountll(uint64_t(j & k)) % 2 ? -v : v; break;
         case RealKind::DCT2: s += 2 * v * cos_turn((2 * j + 1) * k, 4 * n); break;
         case RealKind::DCT3: s += (j == 0 ? 1 : 2) * v * cos_turn(j * (2 * k + 1), 4 * n); break;
         case RealKind::DCT4: s += 2 * v * cos_turn((2 * j + 1) * (2 * k + 1), 8 * n); break;
         case RealKind::DST2: s += 2 * v * sin_turn((2 * j + 1) * (k + 1), 4 * n); break;
         case RealKind::DST3: s += (j == n - 1 ? ((k % 2) ? -v : v) : 2 * v * sin_turn((j + 1) * (2 * k + 1), 4 * n)); break;
         case RealKind::DST4: s += 2 * v * sin_turn((2 * j + 1) * (2 * k + 1), 8 * n); break;
-        case RealKind::RDFT: break;
+        case RealKind::RDFT: case RealKind::WHT: break;  // above
       }
     }
     y.push_back(s);
