@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "generator/driver/pipeline.h"
 #include "generator/ir/apply.h"
 #include "generator/ir/dense.h"
 #include "generator/ir/print.h"
@@ -116,6 +117,20 @@ TEST(RealTransforms, LoopCodeWithRealBuffers) {
       EXPECT_EQ(loops.buffers[kInputBuffer].real, info.real_in);
       EXPECT_LT(max_abs_difference(to_dense(loops), to_dense(f)), kTol) << print(f);
     }
+}
+
+// The same spec and options give the same bytes (docs/design.md, "Invariants"), with the
+// layout in the header comment and the default name.
+TEST(RealTransforms, GenerationIsDeterministic) {
+  for (const char *spec : {"RDFT(96)", "IRDFT(15)", "DCT2(64)", "WHT(256)"}) {
+    driver::GenOptions o;
+    o.isa = Isa::Avx2;
+    std::string a = driver::run_pipeline(spec, o).source, b = driver::run_pipeline(spec, o).source;
+    EXPECT_EQ(a, b) << spec;
+  }
+  std::string r = driver::run_pipeline("RDFT(96)", driver::GenOptions{}).source;
+  EXPECT_NE(r.find("y: 49 interleaved complex, x: 96 reals"), std::string::npos);
+  EXPECT_NE(r.find("void splgen_rdft96(double *__restrict y, const double *__restrict x)"), std::string::npos);
 }
 
 TEST(RealTransforms, ParserErrorsNameThePosition) {
