@@ -144,6 +144,32 @@ Spl dct2_post(int64_t n) {
   return make_compose({re(n), make_diag(std::move(d)), make_perm(order), make_direct_sum(std::move(parts))});
 }
 
+Spl shipped(const char *name, std::vector<int64_t> args) { return find_rule_function(name)->make(args); }
+
+// DCT-III by an inverse real DFT of the same size, Makhoul's inverse: with x_n = 0,
+// U_k = w_4n^-k (x_k - i x_n-k) for k <= n/2 (Hermitian for real x), v = IRDFT(n) U,
+// Y_2j = v_j, Y_2j+1 = v_n-1-j (dct3_out = dct2_perm'). Exact, no scaling: v_j =
+// x_0 + 2 sum_m x_m cos(2 pi m (4j+1) / 4n).
+Spl dct3_pre(int64_t n) {
+  check_size("dct3_pre", n);
+  if (n < 2) throw FormulaError("@dct3_pre: n must be at least 2");
+  const int64_t h = n / 2;
+  // [x_0..x_h] and [0, x_n-1, ..., x_n-h] from two copies of Re(x)
+  std::vector<int64_t> rotate = {h};
+  for (int64_t i = 0; i < h; ++i) rotate.push_back(i);
+  Spl tail = make_compose({make_perm(rotate), shipped("pad", {h + 1, h}), shipped("trunc", {h, n}), reversal(n)});
+  Spl pairs = make_compose({make_stride(2 * (h + 1), h + 1), make_direct_sum({shipped("trunc", {h + 1, n}), tail}),
+                            twice(n), re(n)});
+  std::vector<cplx> d(static_cast<std::size_t>(h + 1));
+  for (int64_t k = 0; k <= h; ++k) d[std::size_t(k)] = root_of_unity(4 * n, -k);
+  return make_compose({make_diag(std::move(d)), make_tensor({make_identity(h + 1), make_dense(1, 2, {1.0, -I1})}), pairs});
+}
+
+Spl dct3_out(int64_t n) {
+  check_size("dct3_out", n);
+  return make_transpose(dct2_perm(n));
+}
+
 using Args = const std::vector<int64_t> &;
 
 }  // namespace
@@ -163,6 +189,9 @@ std::vector<RuleFunction> real_rule_functions() {
        [](Args a) { return dct2_perm(a[0]); }},
       {"dct2_post", 1, "Y_k = 2 Re(w_4n^k V_k), V = RDFT(n) v extended: DCT2(n) = dct2_post(n) RDFT(n) dct2_perm(n)",
        [](Args a) { return dct2_post(a[0]); }},
+      {"dct3_pre", 1, "U_k = w_4n^-k (x_k - i x_n-k), k <= n/2, x_n = 0 (Makhoul 1980): DCT3(n) = dct3_out(n) IRDFT(n) dct3_pre(n)",
+       [](Args a) { return dct3_pre(a[0]); }},
+      {"dct3_out", 1, "Y_2j = v_j, Y_2j+1 = v_n-1-j: the transpose of dct2_perm(n)", [](Args a) { return dct3_out(a[0]); }},
       {"hermitian", 1, "the Hermitian extension of X_0..X_n/2 to n values (c2r input; Im X_0, Im X_n/2 dropped)",
        [](Args a) { return hermitian(a[0]); }},
   };

@@ -100,6 +100,8 @@ TEST(RealRuleFunctions, ThroughTheComplexDft) {
   for (int64_t n = 2; n <= 25; ++n) {
     Spl c = make_compose({call("dct2_post", {n}), make_real_transform(RealKind::RDFT, n), call("dct2_perm", {n})});
     EXPECT_LT(max_abs_difference(to_dense(c), to_dense(make_real_transform(RealKind::DCT2, n))), kTol) << n;
+    Spl c3 = make_compose({call("dct3_out", {n}), make_real_transform(RealKind::IRDFT, n), call("dct3_pre", {n})});
+    EXPECT_LT(max_abs_difference(to_dense(c3), to_dense(make_real_transform(RealKind::DCT3, n))), kTol) << n;
   }
   EXPECT_THROW(call("rdft_post", {0}), FormulaError);
 }
