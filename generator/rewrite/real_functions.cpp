@@ -170,6 +170,14 @@ Spl dct3_out(int64_t n) {
   return make_transpose(dct2_perm(n));
 }
 
+// Diag(1, -1, 1, ...): the alternating signs that turn a cosine transform into a sine one.
+Spl alternate(int64_t n) {
+  check_size("alternate", n);
+  std::vector<cplx> d(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) d[std::size_t(i)] = i % 2 ? -1.0 : 1.0;
+  return make_diag(std::move(d));
+}
+
 using Args = const std::vector<int64_t> &;
 
 }  // namespace
@@ -192,6 +200,11 @@ std::vector<RuleFunction> real_rule_functions() {
       {"dct3_pre", 1, "U_k = w_4n^-k (x_k - i x_n-k), k <= n/2, x_n = 0 (Makhoul 1980): DCT3(n) = dct3_out(n) IRDFT(n) dct3_pre(n)",
        [](Args a) { return dct3_pre(a[0]); }},
       {"dct3_out", 1, "Y_2j = v_j, Y_2j+1 = v_n-1-j: the transpose of dct2_perm(n)", [](Args a) { return dct3_out(a[0]); }},
+      {"flip", 1, "Perm(i -> n-1-i): the reversal J_n", [](Args a) {
+         check_size("flip", a[0]);
+         return reversal(a[0]);
+       }},
+      {"alternate", 1, "Diag(1, -1, 1, ...) of size n", [](Args a) { return alternate(a[0]); }},
       {"hermitian", 1, "the Hermitian extension of X_0..X_n/2 to n values (c2r input; Im X_0, Im X_n/2 dropped)",
        [](Args a) { return hermitian(a[0]); }},
   };

@@ -160,8 +160,9 @@ TEST(RealKernelSizes, RealDftPrimesAndPowersOfTwo) {
 TEST(RealKernelSizes, TrigonometricLarger) {
   std::vector<RealSpec> k = specs({RealKind::DCT2, RealKind::DCT3, RealKind::DCT4, RealKind::DST2, RealKind::DST3,
                                    RealKind::DST4}, {37, 48, 64, 97, 128}, Isa::Scalar);
-  // By rdft.rules' dct2_rdft and dct3_irdft.
-  for (RealSpec s : specs({RealKind::DCT2, RealKind::DCT3}, {256, 1000, 4096}, Isa::Avx2)) k.push_back(s);
+  // By rdft.rules' dct2_rdft and dct3_irdft, trig.rules' dst2_dct2 and dst3_dct3.
+  for (RealSpec s : specs({RealKind::DCT2, RealKind::DCT3, RealKind::DST2, RealKind::DST3}, {256, 1000, 4096}, Isa::Avx2))
+    k.push_back(s);
   generate_compile_and_check(k);
 }
 

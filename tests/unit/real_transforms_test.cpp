@@ -103,6 +103,15 @@ TEST(RealRuleFunctions, ThroughTheComplexDft) {
     Spl c3 = make_compose({call("dct3_out", {n}), make_real_transform(RealKind::IRDFT, n), call("dct3_pre", {n})});
     EXPECT_LT(max_abs_difference(to_dense(c3), to_dense(make_real_transform(RealKind::DCT3, n))), kTol) << n;
   }
+  for (int64_t n = 1; n <= 20; ++n) {  // rules/trig.rules
+    auto real = [&](RealKind k) { return make_real_transform(k, n); };
+    Spl s2 = make_compose({call("flip", {n}), real(RealKind::DCT2), call("alternate", {n})});
+    Spl s3 = make_compose({call("alternate", {n}), real(RealKind::DCT3), call("flip", {n})});
+    Spl s4 = make_compose({call("flip", {n}), real(RealKind::DCT4), call("alternate", {n})});
+    EXPECT_LT(max_abs_difference(to_dense(s2), to_dense(real(RealKind::DST2))), kTol) << n;
+    EXPECT_LT(max_abs_difference(to_dense(s3), to_dense(real(RealKind::DST3))), kTol) << n;
+    EXPECT_LT(max_abs_difference(to_dense(s4), to_dense(real(RealKind::DST4))), kTol) << n;
+  }
   EXPECT_THROW(call("rdft_post", {0}), FormulaError);
 }
 
