@@ -188,6 +188,7 @@ struct Emitter : simd::ScalarNames {
   }
   std::string element(int buffer, const Idx &index, int part) override {
     const std::string &name = buffer_ref(buffer);
+    if (f.buffers[std::size_t(buffer)].real) return name + "[" + idx_text(index, 1, 0).s + "]";  // one real each
     return name + "[" + idx_text(index, 2, part).s + "]";
   }
   std::string vector_constant(double v, const simd::VectorKind &kind) override {

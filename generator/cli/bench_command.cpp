@@ -42,9 +42,20 @@ std::string first_error(const std::string &output) {
   return output.substr(begin, output.find('\n', begin) - begin);
 }
 
+// "RDFT(n)", "DFT(n)": with --sizes, the transform timed at each size; "" if SPEC is not of that form.
+std::string size_template_kind(const std::string &spec) {
+  if (spec.size() < 4 || spec.compare(spec.size() - 3, 3, "(n)") != 0) return "";
+  std::string kind = spec.substr(0, spec.size() - 3);
+  if (kind == "DFT") return kind;
+  for (const RealKindInfo &k : kRealKinds)
+    if (kind == k.name) return kind;
+  return "";
+}
+
 measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   measure::BenchOptions o;
   o.spec = a.spec;
+  if (!a.sizes.empty() && !size_template_kind(a.spec).empty()) o.kind = size_template_kind(a.spec), o.spec.clear();
   if (!a.sizes.empty()) o.sizes = measure::parse_sizes(a.sizes);
   o.precision = precision_from_option(a.precision);
   o.isa = isa;
@@ -86,7 +97,8 @@ void check_rule_options(const BenchArgs &a) {
 
 CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   CLI::App *cmd = app.add_subcommand("bench", "Time the kernel for SPEC, or DFT(n) for each of --sizes, against FFTW3");
-  cmd->add_option("SPEC", a.spec, "Transform to benchmark, e.g. \"DFT(1024)\" (or give --sizes)");
+  cmd->add_option("SPEC", a.spec, "Transform to benchmark, e.g. \"DFT(1024)\" or \"RDFT(4096)\" (or give --sizes; "
+                                  "with --sizes, \"KIND(n)\" times that kind: \"RDFT(n)\", \"DCT2(n)\" ...)");
   cmd->add_option("--sizes", a.sizes, "Sizes to benchmark DFT(n) at: A..B (A, 2A, 4A, ... B), a comma list, or both; "
                                       "any size may be written b^k, e.g. 2..2^20,12,60")
       ->check(sizes_validator())
@@ -120,9 +132,10 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
 }
 
 int run_bench(const BenchArgs &a) {
-  if (a.spec.empty() == a.sizes.empty())
-    throw CommandError(kExitUsage, a.spec.empty() ? "bench needs SPEC or --sizes (see 'splgen bench --help')"
-                                                  : "bench takes SPEC or --sizes, not both");
+  if (a.spec.empty() && a.sizes.empty())
+    throw CommandError(kExitUsage, "bench needs SPEC or --sizes (see 'splgen bench --help')");
+  if (!a.spec.empty() && !a.sizes.empty() && size_template_kind(a.spec).empty())
+    throw CommandError(kExitUsage, "bench takes SPEC or --sizes, not both (or KIND(n) with --sizes, e.g. \"RDFT(n)\")");
   check_rule_options(a);
   const Isa isa = runnable_isa(a.isa);
   measure::BenchOptions options = bench_options(a, isa);

@@ -51,6 +51,20 @@ void collect_dft_sizes(const Spl &f, std::vector<int64_t> &out) {
   for (const Spl &c : f->children) collect_dft_sizes(c, out);
 }
 
+// The real transforms of f, as sizes; one of the node's size but of an earlier kind (DCT2(n)
+// by RDFT(n)) counts as one smaller, so expansions still end (the kinds are ordered).
+void collect_real_sizes(const Spl &f, const Spl &node, std::vector<int64_t> &out) {
+  if (f->kind == SplKind::RealTransform)
+    out.push_back(f->a == node->a && real_kind(f) < real_kind(node) ? f->a - 1 : f->a);
+  for (const Spl &c : f->children) collect_real_sizes(c, node, out);
+}
+
+// A real transform up to this size stays a leaf, an unrolled codelet from its entries
+// (WHT(4): 8 additions, as its split); above it the rules of rules/wht.rules, rdft.rules apply.
+constexpr int64_t kRealLeafMax = 4;
+// The lowering unrolls a real transform leaf up to this many entries (generator/lower/real_codelet.h).
+constexpr int64_t kRealCodeletEntries = 1024;
+
 double log_distance(int64_t a, int64_t b) { return std::abs(std::log2(double(a)) - std::log2(double(b))); }
 
 // 4 x a codelet size whose balanced split has no factor a multiple of 4 (36, 60, 100): as
@@ -279,10 +293,52 @@ class Expander {
     return tree;
   }
 
+  // A real transform (docs/transforms.md): the rule whose children cost least (real
+  // transforms strictly smaller or of an earlier kind, DFTs of at most its size), else a
+  // leaf: an unrolled codelet from its entries when small (Real_Codelet), an O(n^2) loop.
+  RuletreePtr expand_real(const Spl &node) {
+    auto tree = std::make_shared<Ruletree>();
+    tree->node = node;
+    std::optional<Choice> best;
+    double best_cost = 0;
+    if (node->a > kRealLeafMax)
+      for (const Rule *rule : rules_)
+        for (rewrite::Match &m : rewrite::matches(*rule, node)) {
+          Choice c{rule, m, rewrite::instantiate_spl(rule->rhs, m), {}};
+          std::vector<int64_t> real_sizes;
+          collect_real_sizes(c.result, node, real_sizes);
+          collect_dft_sizes(c.result, c.children);
+          bool smaller = std::all_of(real_sizes.begin(), real_sizes.end(), [&](int64_t n) { return n < node->a; }) &&
+                         std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n <= node->a; });
+          if (!smaller) continue;
+          c.children.insert(c.children.end(), real_sizes.begin(), real_sizes.end());
+          double cost = choice_cost(c.children, node->a, options_.vector_target);
+          if (!best || cost < best_cost || (is_preferred(rule) && !is_preferred(best->rule)))
+            best = std::move(c), best_cost = cost;
+        }
+    if (!best) {
+      tree->rule = node->rows * node->cols <= kRealCodeletEntries ? "Real_Codelet" : "Real_Direct";
+      tree->choice = tree->rule == "Real_Codelet" ? "unrolled" : "O(n^2) loop";
+      tree->expanded = node;
+      return tree;
+    }
+    tree->rule = best->rule->name;
+    tree->choice = describe(best->match);
+    tree->source = fmt::format("{}:{}", best->rule->pos.file, best->rule->pos.line);
+    ++depth_;
+    tree->expanded = expand_children(best->result, tree->children);
+    --depth_;
+    return tree;
+  }
+
   // Expands every DFT in f, recording a ruletree for each. `tag`: the tag f stands directly under.
   Spl expand_children(const Spl &f, std::vector<RuletreePtr> &trees, const std::optional<Tag> &tag = std::nullopt) {
     if (f->kind == SplKind::DFT || f->kind == SplKind::DFTnd) {
       trees.push_back(expand_nonterminal(f, tag));
+      return trees.back()->expanded;
+    }
+    if (f->kind == SplKind::RealTransform) {
+      trees.push_back(expand_real(f));
       return trees.back()->expanded;
     }
     if (f->children.empty()) return f;
@@ -317,7 +373,8 @@ class Expander {
 std::vector<const Rule *> breakdown_rules(const rewrite::RuleLibrary &library) {
   std::vector<const Rule *> out;
   for (const Rule *r : library.all())
-    if ((r->lhs.kind == SplKind::DFT || r->lhs.kind == SplKind::DFTnd) && !rewrite::is_sigma_term(r->rhs))
+    if ((r->lhs.kind == SplKind::DFT || r->lhs.kind == SplKind::DFTnd || r->lhs.kind == SplKind::RealTransform) &&
+        !rewrite::is_sigma_term(r->rhs))
       out.push_back(r);
   return out;
 }

@@ -77,6 +77,8 @@ class Evaluator {
         return y;
       }
       case SplKind::Tagged: return run(f->children.front(), x);
+      case SplKind::RealTransform: return real_transform(real_kind(f), f->a, x);
+      case SplKind::WideDense: return apply_matrix(to_dense(f), x);
       case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
       case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
         break;  // rule-only kinds are no SplNode
@@ -218,6 +220,54 @@ class Evaluator {
   }
 
   // DFT(n, k) x: y[p] = sum_l w_n^(k p l) x[l] = DFT(n) x at k p mod n.
+  // The real transforms through one DFT(N) of an embedding z of Re(x) (docs/transforms.md):
+  // y_k = s_k * part(DFT(N) z)[o(k)], with z[e(j)] = c_j Re(x_j); IRDFT through its Hermitian
+  // extension. The same definitions as generator/ir/real_dense.cpp.
+  Vec real_transform(RealKind kind, int64_t n, const Vec &x) {
+    Vec y(std::size_t(real_kind_rows(kind, n)));
+    if (kind == RealKind::WHT) {
+      for (std::size_t i = 0; i < x.size(); ++i) y[i] = x[i].real();
+      for (int64_t h = 1; h < n; h *= 2)
+        for (int64_t i = 0; i < n; i += 2 * h)
+          for (int64_t j = i; j < i + h; ++j) {
+            cplx a = y[std::size_t(j)], b = y[std::size_t(j + h)];
+            y[std::size_t(j)] = a + b, y[std::size_t(j + h)] = a - b;
+          }
+      return y;
+    }
+    if (kind == RealKind::RDFT || kind == RealKind::IRDFT) {
+      Vec z(static_cast<std::size_t>(n));
+      for (int64_t j = 0; j < n; ++j)
+        if (kind == RealKind::RDFT) z[std::size_t(j)] = x[std::size_t(j)].real();
+        else if (2 * j <= n) z[std::size_t(j)] = (j == 0 || 2 * j == n) ? cplx(x[std::size_t(j)].real()) : x[std::size_t(j)];
+        else z[std::size_t(j)] = std::conj(x[std::size_t(n - j)]);
+      Vec w = dft(n, kind == RealKind::RDFT ? 1 : n - 1, z);
+      for (std::size_t k = 0; k < y.size(); ++k) y[k] = kind == RealKind::RDFT ? w[k] : cplx(w[k].real());
+      return y;
+    }
+    const bool dct = kind == RealKind::DCT2 || kind == RealKind::DCT3 || kind == RealKind::DCT4;
+    const bool type4 = kind == RealKind::DCT4 || kind == RealKind::DST4;
+    const int64_t N = type4 ? 8 * n : 4 * n;
+    Vec z(static_cast<std::size_t>(N));
+    for (int64_t j = 0; j < n; ++j) {
+      double v = x[std::size_t(j)].real();
+      switch (kind) {
+        case RealKind::DCT2: case RealKind::DST2: case RealKind::DCT4: case RealKind::DST4:
+          z[std::size_t(2 * j + 1)] = 2 * v; break;                       // angle (2j+1) o(k) / N
+        case RealKind::DCT3: z[std::size_t(j)] = j == 0 ? v : 2 * v; break;  // angle j (2k+1) / 4n
+        case RealKind::DST3: z[std::size_t(j + 1)] = j == n - 1 ? v : 2 * v; break;
+        default: break;
+      }
+    }
+    Vec w = dft(N, 1, z);
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t o = (kind == RealKind::DCT2) ? k : kind == RealKind::DST2 ? k + 1 : 2 * k + 1;
+      cplx v = w[std::size_t(o)];
+      y[std::size_t(k)] = dct ? v.real() : -v.imag();
+    }
+    return y;
+  }
+
   Vec dft(int64_t n, int64_t k, const Vec &x) {
     Vec full = dft_forward(x);
     if (k == 1) return full;

@@ -10,7 +10,8 @@
 
 namespace splgen {
 
-// to_dense(f) * x, computed in double; FormulaError when x.size() != f->cols.
+// to_dense(f) * x (widely linear: the real transforms through a DFT, docs/transforms.md),
+// computed in double; FormulaError when x.size() != f->cols.
 std::vector<cplx> apply_spl(const Spl &f, const std::vector<cplx> &x);
 
 }  // namespace splgen

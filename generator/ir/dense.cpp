@@ -18,19 +18,85 @@ void check_dense_size(int64_t rows, int64_t cols) {
     throw FormulaError(fmt::format("a {}x{} matrix is too large for a dense check", rows, cols));
 }
 
-Matrix operator*(const Matrix &x, const Matrix &y) {
-  Matrix z(x.rows, y.cols);
-  for (int64_t i = 0; i < x.rows; ++i)
-    for (int64_t k = 0; k < x.cols; ++k) {
-      cplx a = x.at(i, k);
+cplx &Matrix::conj_ref(int64_t r, int64_t c) {
+  if (conj.empty()) conj.assign(data.size(), cplx{});
+  return conj[std::size_t(r * cols + c)];
+}
+
+namespace {
+
+// x y for complex-linear parts only.
+std::vector<cplx> product(const std::vector<cplx> &x, const std::vector<cplx> &y, int64_t rows, int64_t inner,
+                          int64_t cols, bool conj_y) {
+  std::vector<cplx> z(std::size_t(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t k = 0; k < inner; ++k) {
+      cplx a = x[std::size_t(i * inner + k)];
       if (a == cplx(0.0)) continue;
-      for (int64_t j = 0; j < y.cols; ++j) z.at(i, j) += a * y.at(k, j);
+      for (int64_t j = 0; j < cols; ++j) {
+        cplx b = y[std::size_t(k * cols + j)];
+        z[std::size_t(i * cols + j)] += a * (conj_y ? std::conj(b) : b);
+      }
     }
   return z;
 }
 
+void add_to(std::vector<cplx> &z, const std::vector<cplx> &t) {
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] += t[i];
+}
+
+bool all_zero(const std::vector<cplx> &v) {
+  for (const cplx &c : v)
+    if (c != cplx(0.0)) return false;
+  return true;
+}
+
+bool real_linear_entries(const Matrix &m) {
+  if (!m.linear()) return false;
+  for (const cplx &c : m.data)
+    if (c.imag() != 0) return false;
+  return true;
+}
+
+Matrix part(const Matrix &m, bool conj) {
+  Matrix p(m.rows, m.cols);
+  if (conj) p.data = m.conj;
+  else p.data = m.data;
+  return p;
+}
+
+}  // namespace
+
+// (M1, C1)(M2, C2): y = M1 (M2 x + C2 x*) + C1 (M2 x + C2 x*)* = (M1 M2 + C1 C2*) x + (M1 C2 + C1 M2*) x*.
+Matrix operator*(const Matrix &x, const Matrix &y) {
+  Matrix z(x.rows, y.cols);
+  z.data = product(x.data, y.data, x.rows, x.cols, y.cols, false);
+  if (x.linear() && y.linear()) return z;
+  if (!x.linear() && !y.linear()) add_to(z.data, product(x.conj, y.conj, x.rows, x.cols, y.cols, true));
+  std::vector<cplx> c(z.data.size());
+  if (!y.linear()) add_to(c, product(x.data, y.conj, x.rows, x.cols, y.cols, false));
+  if (!x.linear()) add_to(c, product(x.conj, y.data, x.rows, x.cols, y.cols, true));
+  if (!all_zero(c)) z.conj = std::move(c);
+  return z;
+}
+
+// For widely linear factors, A (x) B is (A (x) I)(I (x) B), defined only where that equals
+// (I (x) B)(A (x) I) (a real-linear A and B need not commute on the real and imaginary parts).
 Matrix kron(const Matrix &x, const Matrix &y) {
   check_dense_size(x.rows * y.rows, x.cols * y.cols);
+  if (!x.linear() || !y.linear()) {
+    if (real_linear_entries(x) || real_linear_entries(y)) {  // a real matrix commutes with Re and conj
+      Matrix z = kron(part(x, false), part(y, false));
+      if (!x.linear()) z.conj = kron(part(x, true), part(y, false)).data;
+      if (!y.linear()) z.conj = kron(part(x, false), part(y, true)).data;
+      return z;
+    }
+    Matrix a = kron(x, Matrix::identity(y.rows)) * kron(Matrix::identity(x.cols), y);
+    Matrix b = kron(Matrix::identity(x.rows), y) * kron(x, Matrix::identity(y.cols));
+    if (max_abs_difference(a, b) > 1e-9)
+      throw FormulaError("the tensor product of these real-linear matrices depends on the order of its factors");
+    return a;
+  }
   Matrix z(x.rows * y.rows, x.cols * y.cols);
   for (int64_t i = 0; i < x.rows; ++i)
     for (int64_t j = 0; j < x.cols; ++j) {
@@ -45,9 +111,15 @@ Matrix kron(const Matrix &x, const Matrix &y) {
 Matrix direct_sum(const Matrix &x, const Matrix &y) {
   Matrix z(x.rows + y.rows, x.cols + y.cols);
   for (int64_t i = 0; i < x.rows; ++i)
-    for (int64_t j = 0; j < x.cols; ++j) z.at(i, j) = x.at(i, j);
+    for (int64_t j = 0; j < x.cols; ++j) {
+      z.at(i, j) = x.at(i, j);
+      if (!x.linear()) z.conj_ref(i, j) = x.conj_at(i, j);
+    }
   for (int64_t i = 0; i < y.rows; ++i)
-    for (int64_t j = 0; j < y.cols; ++j) z.at(x.rows + i, x.cols + j) = y.at(i, j);
+    for (int64_t j = 0; j < y.cols; ++j) {
+      z.at(x.rows + i, x.cols + j) = y.at(i, j);
+      if (!y.linear()) z.conj_ref(x.rows + i, x.cols + j) = y.conj_at(i, j);
+    }
   return z;
 }
 
@@ -55,7 +127,20 @@ double max_abs_difference(const Matrix &x, const Matrix &y) {
   if (x.rows != y.rows || x.cols != y.cols) return std::numeric_limits<double>::infinity();
   double m = 0;
   for (std::size_t i = 0; i < x.data.size(); ++i) m = std::max(m, std::abs(x.data[i] - y.data[i]));
+  if (x.linear() && y.linear()) return m;
+  for (int64_t r = 0; r < x.rows; ++r)
+    for (int64_t c = 0; c < x.cols; ++c) m = std::max(m, std::abs(x.conj_at(r, c) - y.conj_at(r, c)));
   return m;
+}
+
+std::vector<cplx> apply_matrix(const Matrix &m, const std::vector<cplx> &x) {
+  std::vector<cplx> y(std::size_t(m.rows));
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t c = 0; c < m.cols; ++c) {
+      y[std::size_t(r)] += m.at(r, c) * x[std::size_t(c)];
+      if (!m.linear()) y[std::size_t(r)] += m.conj_at(r, c) * std::conj(x[std::size_t(c)]);
+    }
+  return y;
 }
 
 cplx root_of_unity(int64_t n, int64_t e) {
@@ -148,6 +233,14 @@ Matrix to_dense(const Spl &f) {
       return m;
     }
     case SplKind::Tagged: return to_dense(f->children.front());
+    case SplKind::RealTransform: return real_transform_dense(real_kind(f), f->a);
+    case SplKind::WideDense: {
+      Matrix m(f->rows, f->cols);
+      std::size_t n = std::size_t(f->rows * f->cols);
+      m.data.assign(f->diag.begin(), f->diag.begin() + std::ptrdiff_t(n));
+      m.conj.assign(f->diag.begin() + std::ptrdiff_t(n), f->diag.end());
+      return m;
+    }
     case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
     case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
       break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)

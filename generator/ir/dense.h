@@ -1,4 +1,6 @@
-// Dense complex matrices: the reference meaning of every SPL and Sigma-SPL node.
+// Dense complex matrices: the reference meaning of every SPL and Sigma-SPL node. A matrix is
+// widely linear, y = M x + C conj(x): complex-linear nodes have no C (empty `conj`); the real
+// transforms (real_kind.h) read Re(x) or write Re(y) and have one (docs/transforms.md).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -10,12 +12,23 @@ namespace splgen {
 struct Matrix {
   int64_t rows = 0, cols = 0;
   std::vector<cplx> data;  // row-major
+  std::vector<cplx> conj;  // row-major, or empty: the matrix is complex-linear
   Matrix() = default;
   Matrix(int64_t r, int64_t c) : rows(r), cols(c), data(std::size_t(r * c)) {}
   static Matrix identity(int64_t n);
   cplx &at(int64_t r, int64_t c) { return data[std::size_t(r * cols + c)]; }
   const cplx &at(int64_t r, int64_t c) const { return data[std::size_t(r * cols + c)]; }
+  bool linear() const { return conj.empty(); }
+  cplx conj_at(int64_t r, int64_t c) const { return conj.empty() ? cplx{} : conj[std::size_t(r * cols + c)]; }
+  cplx &conj_ref(int64_t r, int64_t c);  // allocates the conj part on first use
 };
+
+// The widely linear matrix of a map given on vectors of `cols` entries, from its values on
+// e_j and i e_j (complex-linear when they agree: conj stays empty).
+template <class Apply>
+Matrix probe_matrix(int64_t rows, int64_t cols, Apply apply);
+// y = M x + C conj(x).
+std::vector<cplx> apply_matrix(const Matrix &m, const std::vector<cplx> &x);
 
 Matrix operator*(const Matrix &x, const Matrix &y);
 Matrix kron(const Matrix &x, const Matrix &y);
@@ -30,5 +43,30 @@ void check_dense_size(int64_t rows, int64_t cols);
 cplx root_of_unity(int64_t n, int64_t e);
 
 Matrix to_dense(const Spl &f);
+// The dense meaning of RDFT(n), IRDFT(n), WHT(n), DCTk(n), DSTk(n) (generator/ir/real_dense.cpp).
+Matrix real_transform_dense(RealKind kind, int64_t n);
+// Entry (row, col) of the transform's kernel K: RDFT and the real-to-real kinds compute
+// y = K Re(x), IRDFT computes y = Re(K x).
+cplx real_transform_entry(RealKind kind, int64_t n, int64_t row, int64_t col);
+
+template <class Apply>
+Matrix probe_matrix(int64_t rows, int64_t cols, Apply apply) {
+  check_dense_size(rows, cols);
+  Matrix m(rows, cols);
+  std::vector<cplx> e(static_cast<std::size_t>(cols), 0.0);
+  for (int64_t c = 0; c < cols; ++c) {
+    e[std::size_t(c)] = 1.0;
+    std::vector<cplx> y1 = apply(e);
+    e[std::size_t(c)] = cplx(0.0, 1.0);
+    std::vector<cplx> y2 = apply(e);
+    e[std::size_t(c)] = 0.0;
+    for (int64_t r = 0; r < rows; ++r) {
+      cplx a = y1[std::size_t(r)], b = y2[std::size_t(r)] * cplx(0.0, -1.0);  // b = -i f(i e)
+      m.at(r, c) = (a + b) * 0.5;
+      if (a != b) m.conj_ref(r, c) = (a - b) * 0.5;
+    }
+  }
+  return m;
+}
 
 }  // namespace splgen

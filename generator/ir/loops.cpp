@@ -303,6 +303,8 @@ struct Machine {
     switch (e->kind) {  // per-kind evaluation
       case ExprKind::Const: return e->value;
       case ExprKind::Load: {
+        if (e->part && f.buffers[std::size_t(e->buffer)].real)
+          throw std::logic_error("a load of the imaginary part of real buffer " + f.buffers[std::size_t(e->buffer)].name);
         cplx &c = element(e->buffer, e->index);
         return e->part ? c.imag() : c.real();
       }
@@ -357,6 +359,8 @@ struct Machine {
       case StmtKind::Store: {
         double v = value(s->value);
         if (s->buffer == kInputBuffer) throw std::logic_error("store into the input buffer");
+        if (s->part && f.buffers[std::size_t(s->buffer)].real)
+          throw std::logic_error("a store of the imaginary part of real buffer " + f.buffers[std::size_t(s->buffer)].name);
         cplx &c = element(s->buffer, s->index);
         c = s->part ? cplx(c.real(), v) : cplx(v, c.imag());
         break;
@@ -398,16 +402,7 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
 }
 
 Matrix to_dense(const Function &f) {
-  check_dense_size(f.rows, f.cols);
-  Matrix m(f.rows, f.cols);
-  std::vector<cplx> x(static_cast<std::size_t>(f.cols), 0.0);
-  for (int64_t c = 0; c < f.cols; ++c) {
-    x[std::size_t(c)] = 1.0;
-    std::vector<cplx> y = interpret(f, x);
-    x[std::size_t(c)] = 0.0;
-    for (int64_t r = 0; r < f.rows; ++r) m.at(r, c) = y[std::size_t(r)];
-  }
-  return m;
+  return probe_matrix(f.rows, f.cols, [&](const std::vector<cplx> &x) { return interpret(f, x); });
 }
 
 // ---- dump ----------------------------------------------------------------------------------

@@ -58,6 +58,9 @@ struct Buffer {
     int64_t N = 0, n = 0, k = 0;
   } recipe;
   bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
+  // Input/Output of a real transform (docs/transforms.md): one real number per element, no
+  // imaginary part to load or store.
+  bool real = false;
 };
 
 // ---- real-valued expressions ------------------------------------------------------------

@@ -63,6 +63,14 @@ void print_to(std::string &out, const Spl &f) {
       break;
     }
     case SplKind::Identity: out += fmt::format("{}({})", name, f->a); break;
+    case SplKind::RealTransform: out += fmt::format("{}({})", real_kind_name(real_kind(f)), f->a); break;
+    case SplKind::WideDense: {
+      std::size_t n = std::size_t(f->rows * f->cols);
+      out += fmt::format("{}({},{}, [", name, f->rows, f->cols);
+      for (std::size_t i = 0; i < 2 * n; ++i) out += (i == n ? "], [" : i ? ", " : "") + print_complex(f->diag[i]);
+      out += "])";
+      break;
+    }
     case SplKind::Stride: out += fmt::format("{}({},{})", name, f->a, f->b); break;
     case SplKind::Twiddle:
       if (f->c == 1)

@@ -41,6 +41,7 @@ struct Term {
   SizeExpr root;                // DFTnd: the root exponent k (Const 1 when absent)
   bool has_root = false;        // DFTnd: written with ",k"
   TagKind tag = TagKind::Vec;   // Tagged
+  RealKind real = RealKind::RDFT;  // RealTransform (sizes: n)
   std::string name;             // FormulaVar / Call / Sum loop variable
   std::vector<SizeExpr> shape;  // FormulaVar: {} (any), {m} (m x m) or {rows, cols}
   std::vector<Term> children;     // the operands; Tagged, Transpose, Sum: the body; TileTensor: 2;

@@ -158,10 +158,7 @@ std::vector<cplx> apply_to(const Sigma &s, const std::vector<cplx> &x, Env &env)
         y[std::size_t(i)] = diag_entry(s->source, eval(s->fn, i, env)) * x[std::size_t(i)];
       return y;
     case SigmaKind::Kernel: {
-      Matrix m = splgen::to_dense(s->source);
-      for (int64_t r = 0; r < m.rows; ++r)
-        for (int64_t c = 0; c < m.cols; ++c) y[std::size_t(r)] += m.at(r, c) * x[std::size_t(c)];
-      return y;
+      return apply_matrix(splgen::to_dense(s->source), x);
     }
   }
   throw std::logic_error("bad Sigma-SPL node");
@@ -170,15 +167,7 @@ std::vector<cplx> apply_to(const Sigma &s, const std::vector<cplx> &x, Env &env)
 }  // namespace
 
 Matrix to_dense(const Sigma &s, Env &env) {
-  check_dense_size(s->rows, s->cols);
-  Matrix m(s->rows, s->cols);
-  for (int64_t c = 0; c < s->cols; ++c) {
-    std::vector<cplx> e(std::size_t(s->cols), 0.0);
-    e[std::size_t(c)] = 1.0;
-    std::vector<cplx> col = apply_to(s, e, env);
-    for (int64_t r = 0; r < s->rows; ++r) m.at(r, c) = col[std::size_t(r)];
-  }
-  return m;
+  return probe_matrix(s->rows, s->cols, [&](const std::vector<cplx> &e) { return apply_to(s, e, env); });
 }
 
 Matrix to_dense(const Sigma &s) {

@@ -92,6 +92,25 @@ Spl make_identity(int64_t n) {
   return finish(std::move(node));
 }
 
+Spl make_real_transform(RealKind kind, int64_t n) {
+  const char *name = real_kind_name(kind);
+  check_size(n, fmt::format("{}(n): n", name).c_str());
+  if (kind == RealKind::WHT && (n & (n - 1)) != 0)
+    throw FormulaError(fmt::format("WHT(n): n must be a power of two, got {}", n));
+  SplNode node{SplKind::RealTransform, real_kind_rows(kind, n), real_kind_cols(kind, n), n, int64_t(kind)};
+  return finish(std::move(node));
+}
+
+bool reads_real(const Spl &f) {
+  if (f->kind == SplKind::Tagged) return reads_real(f->children.front());
+  return f->kind == SplKind::RealTransform && real_kind_info(real_kind(f)).real_in;
+}
+
+bool writes_real(const Spl &f) {
+  if (f->kind == SplKind::Tagged) return writes_real(f->children.front());
+  return f->kind == SplKind::RealTransform && real_kind_info(real_kind(f)).real_out;
+}
+
 Spl make_dft(int64_t n, int64_t k) {
   check_size(n, "DFT(n): n");
   int64_t kk = mod64(k, n);
@@ -123,6 +142,21 @@ Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values) {
     throw FormulaError(fmt::format("Mat({},{}) needs {} entries, got {}", rows, cols, rows * cols, values.size()));
   SplNode node{SplKind::Dense, rows, cols};
   node.diag = std::move(values);
+  return finish(std::move(node));
+}
+
+Spl make_wide_dense(int64_t rows, int64_t cols, std::vector<cplx> linear, std::vector<cplx> conjugate) {
+  check_size(rows, "WMat: rows");
+  check_size(cols, "WMat: cols");
+  int64_t n = checked_product(rows, cols);
+  if (int64_t(linear.size()) != n || int64_t(conjugate.size()) != n)
+    throw FormulaError(fmt::format("WMat({},{}) needs {} entries in each part, got {} and {}", rows, cols, n,
+                                   linear.size(), conjugate.size()));
+  if (std::all_of(conjugate.begin(), conjugate.end(), [](const cplx &v) { return v == cplx(0.0); }))
+    return make_dense(rows, cols, std::move(linear));
+  SplNode node{SplKind::WideDense, rows, cols};
+  node.diag = std::move(linear);
+  node.diag.insert(node.diag.end(), conjugate.begin(), conjugate.end());
   return finish(std::move(node));
 }
 
@@ -270,6 +304,9 @@ Spl make_transpose(const Spl &f) {
     case SplKind::Compose: return f->marked ? make_fence(map(f->children, true)) : make_compose(map(f->children, true));
     case SplKind::DirectSum: return make_direct_sum(map(f->children, false));
     case SplKind::Tagged: return make_tagged(f->tag, make_transpose(f->children.front()));
+    case SplKind::RealTransform:  // real-linear: its transpose is no node of the language
+      throw FormulaError(fmt::format("{}({}) has no transpose", real_kind_name(real_kind(f)), f->a));
+    case SplKind::WideDense: throw FormulaError("a real-linear WMat has no transpose");
     case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
     case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
       break;  // rule-only kinds are no SplNode (listed, so a new kind warns here: -Wswitch)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/ir/real_kind.h"
 #include "generator/ir/spl_kind.h"
 
 namespace splgen {
@@ -37,6 +38,7 @@ struct SplNode {
   SplKind kind;  // DFT ... Tagged (spl_kind.h); the rest are rule terms only
   int64_t rows = 0, cols = 0;
   // DFT: a = n, b = k (root w_n^k, k normalised to [0, n)); I: a = n;
+  // RealTransform: a = n, b = the RealKind;
   // L: a = N, b = s; T: a = N, b = n, c = k (w_N^k, normalised to [0, N)).
   int64_t a = 0, b = 0, c = 0;
   std::vector<cplx> diag;      // Diag; Dense: rows x cols entries, row-major
@@ -65,11 +67,21 @@ Spl make_dft(int64_t n, int64_t k = 1);
 // DFT(n1 x n2 x ...) = DFT(n1) (x) DFT(n2) (x) ..., the multi-dimensional DFT (row-major data).
 Spl make_dft_nd(std::vector<int64_t> dims, int64_t k = 1);
 Spl make_identity(int64_t n);
+// RDFT(n), IRDFT(n), WHT(n) (n a power of two), DCTk(n), DSTk(n): docs/transforms.md.
+Spl make_real_transform(RealKind kind, int64_t n);
+inline RealKind real_kind(const Spl &f) { return RealKind(f->b); }
+// Whether a kernel for spec f reads real numbers / writes real numbers (a real transform,
+// maybe under tags): its x / y buffer holds one real per element.
+bool reads_real(const Spl &f);
+bool writes_real(const Spl &f);
 Spl make_stride(int64_t N, int64_t s);
 Spl make_twiddle(int64_t N, int64_t n, int64_t k = 1);
 Spl make_diag(std::vector<cplx> values);
 Spl make_perm(std::vector<int64_t> perm);
 Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values);  // row-major
+// WMat(r, c, [M], [C]): y = M x + C conj(x), both row-major (diag holds M then C); the
+// blocks of the real transforms' rules (docs/transforms.md). Complex-linear (C = 0) is a Mat.
+Spl make_wide_dense(int64_t rows, int64_t cols, std::vector<cplx> linear, std::vector<cplx> conjugate);
 Spl make_tensor(std::vector<Spl> factors);
 Spl make_tile_tensor(Spl tiles, Spl body);  // tiles (x)~ body: the loop over tiles
 Spl make_fence(std::vector<Spl> stages);    // stages[0] | stages[1] | ...

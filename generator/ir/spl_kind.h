@@ -9,6 +9,8 @@ namespace splgen {
 enum class SplKind {
   // The kinds of an SplNode.
   DFT, DFTnd, Identity, Stride, Twiddle, Diag, Perm, Dense, Tensor, Compose, DirectSum, Tagged,
+  RealTransform,  // RDFT, IRDFT, WHT, DCTk, DSTk (the RealKind in SplNode::b; real_kind.h)
+  WideDense,      // WMat(r, c, [M], [C]): y = M x + C conj(x), a small real-linear block
   // Rule terms only. TileTensor and Fence are an SplNode's marked Tensor and Compose, and the
   // factories push a transpose down to the leaves; rules keep them as written.
   TileTensor, Fence, Transpose,
@@ -37,6 +39,8 @@ inline constexpr SplKindInfo kSplKinds[] = {
     {SplKind::Compose, "Compose", "*"},
     {SplKind::DirectSum, "DirectSum", "(+)"},
     {SplKind::Tagged, "Tagged", ""},  // spelled by its tag (tag_name)
+    {SplKind::RealTransform, "RealTransform", ""},  // spelled by its RealKind (real_kind_name)
+    {SplKind::WideDense, "WideDense", "WMat"},
     {SplKind::TileTensor, "TileTensor", "(x)~"},
     {SplKind::Fence, "Fence", "|"},
     {SplKind::Transpose, "Transpose", "'"},

@@ -12,6 +12,7 @@
 
 #include "generator/lower/codelet.h"
 #include "generator/lower/dma_transfers.h"
+#include "generator/lower/real_codelet.h"
 #include "generator/ir/loop_visitor.h"
 
 namespace splgen::lower {
@@ -44,7 +45,11 @@ int max_var(const Sigma &s) {
   return m;
 }
 
-bool is_unrolled_kernel(const Spl &leaf) { return leaf->kind == SplKind::DFT && is_codelet_size(leaf->a); }
+bool is_unrolled_kernel(const Spl &leaf) {
+  if (leaf->kind == SplKind::RealTransform) return leaf->rows * leaf->cols <= kRealCodeletEntries;
+  if (leaf->kind == SplKind::WideDense) return true;  // small blocks of the real rules, by construction
+  return leaf->kind == SplKind::DFT && is_codelet_size(leaf->a);
+}
 
 // ---- footprints: which positions a node reads or writes, for given loop variable values ----
 // A node that is not a gather (scatter) reads (writes) its whole input (output).
@@ -132,7 +137,7 @@ bool same_footprint(const Sigma &whole, const Sigma &producer, const Sigma &cons
 // is read before it is written.
 bool in_place_safe(const Sigma &s) {
   switch (s->kind) {
-    case SigmaKind::Kernel: return is_unrolled_kernel(s->source);
+    case SigmaKind::Kernel: return is_unrolled_kernel(s->source) && s->rows == s->cols;
     case SigmaKind::Diag: return true;
     case SigmaKind::Sum: return in_place_safe(s->children.front());
     case SigmaKind::SumList:
@@ -311,9 +316,13 @@ class Codegen {
     return id;
   }
 
+  // A real buffer (the x or y of a real transform) has no imaginary part: it reads as 0, and
+  // a correct formula for the spec stores only zeros there.
+  bool real(int buffer) const { return f_.buffers[std::size_t(buffer)].real; }
+
   CExpr load(const Access &a, const Idx &i) {
     Idx at = address(a, i);
-    return {e_load(a.buffer, at, 0), e_load(a.buffer, at, 1)};
+    return {e_load(a.buffer, at, 0), real(a.buffer) ? e_const(0) : e_load(a.buffer, at, 1)};
   }
 
   CExpr load_table(int buffer, const Idx &i) { return {e_load(buffer, i, 0), e_load(buffer, i, 1)}; }
@@ -369,6 +378,7 @@ class Codegen {
 
   std::vector<PendingStore> store(const Access &a, const Idx &i, const CExpr &v) {
     Idx at = address(a, i);
+    if (real(a.buffer)) return {{a.buffer, at, 0, v.re}};
     return {{a.buffer, at, 0, v.re}, {a.buffer, at, 1, v.im}};
   }
 
@@ -384,14 +394,15 @@ class Codegen {
       for (auto it = post.rbegin(); it != post.rend(); ++it) v = c_mul(diag_value(*it, i), v);
       return store(out, i, v);
     };
-    if (kernel && (*kernel)->rows != (*kernel)->cols) return matrix_loop((*kernel)->source, input, output);
-    if (!kernel || is_unrolled_kernel((*kernel)->source)) {
+    const bool unrolled = kernel && is_unrolled_kernel((*kernel)->source);
+    if (kernel && (*kernel)->rows != (*kernel)->cols && !unrolled) return matrix_loop((*kernel)->source, input, output);
+    if (!kernel || unrolled) {
       if (!kernel && n > 4) return elementwise_loop(n, input, output);
       std::vector<CExpr> x;
       for (int64_t i = 0; i < n; ++i) x.push_back(input(idx_const(i)));
-      std::vector<CExpr> y = kernel ? symbolic_dft(x, (*kernel)->source->b) : x;
+      std::vector<CExpr> y = !kernel ? x : symbolic_kernel((*kernel)->source, x);
       std::vector<PendingStore> stores;
-      for (int64_t i = 0; i < n; ++i)
+      for (int64_t i = 0; i < int64_t(y.size()); ++i)
         for (PendingStore &s : output(idx_const(i), y[std::size_t(i)])) stores.push_back(s);
       return schedule(stores, f_.scalars);
     }
@@ -446,13 +457,22 @@ class Codegen {
         return v;
       });
       entry = load_table(w, idx_mod(idx_mul(jj, ll), n));
+    } else if (matrix->kind == SplKind::RealTransform) {
+      RealKind kind = real_kind(matrix);
+      int m = table(fmt::format("{}_{}", real_kind_name(kind), matrix->a), [&] {
+        std::vector<cplx> v;
+        for (int64_t r = 0; r < matrix->rows; ++r)
+          for (int64_t c = 0; c < matrix->cols; ++c) v.push_back(real_transform_entry(kind, matrix->a, r, c));
+        return v;
+      });
+      entry = load_table(m, idx_affine(Affine::var(j, matrix->cols) + Affine::var(l)));
     } else if (matrix->kind == SplKind::Dense) {
       int m = table(fmt::format("m{}x{}_{:x}", matrix->rows, matrix->cols, matrix->hash), [&] { return matrix->diag; });
       entry = load_table(m, idx_affine(Affine::var(j, matrix->cols) + Affine::var(l)));
     } else {
       throw std::logic_error("no loop code for kernel " + std::to_string(int(matrix->kind)));
     }
-    CExpr term = c_mul(input(ll), entry);
+    CExpr term = matrix_term(matrix, input(ll), entry);
     int tr = f_.scalars++, ti = f_.scalars++;
     Stmt accumulate = make_block({make_assign(tr, term.re), make_assign(ti, term.im),
                                   make_assign(acc_re, e_add(e_scalar(acc_re), e_scalar(tr)), false),
@@ -512,7 +532,7 @@ class Codegen {
     bool middle_safe = true;  // F2 .. F(m-1)
     for (std::size_t i = 1; i + 1 < m; ++i) middle_safe &= in_place_safe(factors[i]);
     std::vector<Stmt> stages;
-    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn)) {
+    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn) && !real(out.buffer)) {
       // Every intermediate lives in the output; later stages run in place. Not where the
       // output is scattered (a block of columns of X (x) I(n)): rows a power of two apart
       // fall into the same cache sets, so a block would not stay in cache between stages.
@@ -532,7 +552,7 @@ class Codegen {
     // and one temporary where the output is contiguous and as large as every stage (less
     // memory in cache), else two temporaries.
     int64_t n = 0;
-    bool output_turns = !aliased && contiguous(out.fn);
+    bool output_turns = !aliased && contiguous(out.fn) && !real(out.buffer);
     for (std::size_t i = 1; i < m; ++i) {
       n = std::max(n, factors[i]->rows);
       output_turns &= factors[i]->rows == out.fn->domain;
@@ -552,13 +572,15 @@ class Codegen {
 
 }  // namespace
 
-Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream) {
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io) {
   Function f;
   f.name = name;
   f.rows = s->rows;
   f.cols = s->cols;
   f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, s->cols, "x"});
   f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
+  f.buffers[kInputBuffer].real = io.input;
+  f.buffers[kOutputBuffer].real = io.output;
   Codegen gen(f, max_var(s) + 1, stream);
   f.body = gen.gen(s, Access{kOutputBuffer, fn_identity(s->rows)}, Access{kInputBuffer, fn_identity(s->cols)});
   return f;

@@ -21,7 +21,13 @@ struct StreamOptions {
   int64_t real_bytes = 8;  // bytes of one real number (double 8, float 4)
 };
 
+// Whether x / y hold real numbers (a real transform's kernel; docs/transforms.md): loads of
+// their imaginary parts are 0, stores of them are left out.
+struct RealIo {
+  bool input = false, output = false;
+};
+
 // FormulaError (one line) when streamed blocks do not fit the local memory.
-Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream = {});
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream = {}, RealIo io = {});
 
 }  // namespace splgen::lower

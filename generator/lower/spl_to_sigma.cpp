@@ -19,6 +19,8 @@ class Lowering {
       if (std::optional<Sigma> s = hook_(f)) return *s;
     switch (f->kind) {
       case SplKind::DFT:
+      case SplKind::RealTransform:
+      case SplKind::WideDense:
       case SplKind::Dense: return sigma_kernel(f);
       case SplKind::DFTnd: {  // row-column: DFT(m x n) = DFT(m) (x) DFT(n)
         std::vector<Spl> dfts;
@@ -121,7 +123,10 @@ class Lowering {
                                                     sigma_gather(fn_h(b, N, Affine::var(j, m) + Affine::var(i, b), 1))})));
   }
 
-  static bool is_leaf(const Spl &a) { return a->kind == SplKind::DFT || a->kind == SplKind::Dense; }
+  static bool is_leaf(const Spl &a) {
+    return a->kind == SplKind::DFT || a->kind == SplKind::Dense || a->kind == SplKind::RealTransform ||
+           a->kind == SplKind::WideDense;
+  }
 
   // A block: straight-line code (gathers, diagonals, at most one kernel, scatters), no loop.
   static bool is_block(const Sigma &s) {

@@ -81,7 +81,8 @@ std::pair<Affine, int64_t> split_var(const Affine &a, int var) {
 // same result as running the iterations one after another. Conservative: every load of a
 // buffer the body stores into must precede those stores and must never read what an earlier
 // lane of the same group writes.
-bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std::map<int, int> &reads_outside) {
+bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std::map<int, int> &reads_outside,
+                   const std::set<int> &real_buffers) {
   std::map<int, std::vector<const StmtNode *>> stores;  // buffer -> stores so far
   std::vector<std::pair<const ExprNode *, std::size_t>> loads;
   for (const Stmt &s : body) {
@@ -89,8 +90,9 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
     if (s->kind == StmtKind::Assign && (!s->declare || reads_outside.count(s->scalar))) return false;
     std::vector<const ExprNode *> ls;
     collect_loads(s->value, ls);
+    if (s->kind == StmtKind::Store && real_buffers.count(s->buffer)) return false;  // vectors are of complex elements
     for (const ExprNode *l : ls)
-      if (stores.count(l->buffer)) return false;  // a load after a store to the same buffer
+      if (stores.count(l->buffer) || real_buffers.count(l->buffer)) return false;  // a load after a store to the same buffer
     for (const ExprNode *l : ls) loads.emplace_back(l, 0);
     if (s->kind == StmtKind::Store) stores[s->buffer].push_back(s.get());
   }
@@ -118,8 +120,8 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
 
 class Vectorizer : public LoopMutator {
  public:
-  Vectorizer(const std::vector<int> &widths, int next_var, std::map<int, int> total_reads)
-      : widths_(widths), next_var_(next_var), total_reads_(std::move(total_reads)) {}
+  Vectorizer(const std::vector<int> &widths, int next_var, std::map<int, int> total_reads, std::set<int> real_buffers)
+      : widths_(widths), next_var_(next_var), total_reads_(std::move(total_reads)), real_buffers_(std::move(real_buffers)) {}
 
  protected:
   Stmt mutate_for(const Stmt &s) override {
@@ -148,7 +150,7 @@ class Vectorizer : public LoopMutator {
     std::map<int, int> outside;
     for (auto &[scalar, n] : total_reads_)
       if (n > inside[scalar]) outside[scalar] = n - inside[scalar];
-    if (!lockstep_safe(statements_of(body), var.id, width, outside)) return std::nullopt;
+    if (!lockstep_safe(statements_of(body), var.id, width, outside, real_buffers_)) return std::nullopt;
 
     int64_t main = var.extent - var.extent % width;
     if (main == var.extent) return make_vector_for(var, body, width);
@@ -164,6 +166,7 @@ class Vectorizer : public LoopMutator {
   const std::vector<int> &widths_;
   int next_var_;
   std::map<int, int> total_reads_;
+  std::set<int> real_buffers_;
 };
 
 }  // namespace
@@ -172,7 +175,10 @@ Function vectorize_loops(const Function &f, const std::vector<int> &widths) {
   if (widths.empty() || !f.body) return f;
   std::map<int, int> reads;
   count_scalar_reads(f.body, reads);
-  Vectorizer v(widths, max_var_id(f.body) + 1, std::move(reads));
+  std::set<int> real_buffers;
+  for (const Buffer &b : f.buffers)
+    if (b.real) real_buffers.insert(b.id);
+  Vectorizer v(widths, max_var_id(f.body) + 1, std::move(reads), std::move(real_buffers));
   Function out = f;
   out.body = v.mutate(f.body);
   return out;

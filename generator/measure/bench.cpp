@@ -18,6 +18,7 @@
 #include "generator/driver/pipeline.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
+#include "generator/measure/real_fftw.h"
 #include "generator/measure/reference.h"
 #include "generator/measure/sizes.h"
 #include "generator/measure/timer.h"
@@ -132,6 +133,9 @@ struct Target {
   std::int64_t n;    // points in all
   int sign;          // -1: forward (FFTW_FORWARD); +1: the unnormalised inverse (FFTW_BACKWARD)
   FftwShape shape;   // what FFTW plans: DFT(n), DFT(a x b ...), I(m) (x) DFT(n)
+  std::optional<RealKind> real;  // a real transform: FFTW's r2c, c2r or r2r plan of size n
+  std::int64_t in_reals() const { return real ? real_kind_in_reals(*real, n) : 2 * n; }
+  std::int64_t out_reals() const { return real ? real_kind_out_reals(*real, n) : 2 * n; }
 };
 
 // The sign of a DFT of size n with root exponent b after --inverse; 0 if neither direction.
@@ -148,7 +152,14 @@ Target check_target(const std::string &spec_text, bool inverse) {
   const std::int64_t n = spec->rows;
   if (n < 2 || n > kMaxBenchSize)
     throw FormulaError(fmt::format("bench needs from 2 to 2^24 points, not {} ({})", n, spec_text));
-  Target t{spec_text, n, 0, {}};
+  Target t{spec_text, n, 0, {}, {}};
+  if (spec->kind == SplKind::RealTransform) {
+    if (!has_fftw_twin(real_kind(spec)))
+      throw FormulaError(fmt::format("bench compares with FFTW, which has no {} ({})", real_kind_name(real_kind(spec)), spec_text));
+    if (inverse) throw FormulaError("bench --inverse: give IRDFT(n) (or DCT3 for DCT2) instead");
+    t.n = spec->a, t.sign = -1, t.shape = {{int(spec->a)}, 1}, t.real = real_kind(spec);
+    return t;
+  }
   if (spec->kind == SplKind::DFT) {
     t.sign = dft_sign(n, spec->b, inverse), t.shape = {{int(n)}, 1};
   } else if (spec->kind == SplKind::DFTnd) {
@@ -160,9 +171,22 @@ Target check_target(const std::string &spec_text, bool inverse) {
     t.sign = dft_sign(dft->a, dft->b, inverse), t.shape = {{int(dft->a)}, int(spec->children[0]->a)};
   }
   if (t.sign == 0)
-    throw FormulaError(fmt::format("bench compares with FFTW, so SPEC must be DFT(n), DFT(n,-1), DFT(a x b ...) or "
-                                   "I(m) (x) DFT(n), not {}", print(spec)));
+    throw FormulaError(fmt::format("bench compares with FFTW, so SPEC must be DFT(n), DFT(n,-1), DFT(a x b ...), "
+                                   "I(m) (x) DFT(n) or a real transform (RDFT(n), IRDFT(n), DCTk(n), DSTk(n)), not {}",
+                                   print(spec)));
   return t;
+}
+
+// fftwl's KIND(n) of the first in_reals reals of x, as pairs (an odd count padded with 0).
+template <class T>
+std::vector<std::complex<long double>> real_reference(RealKind kind, std::int64_t n, const std::vector<std::complex<T>> &x,
+                                                      std::size_t in_reals) {
+  std::vector<long double> flat(reinterpret_cast<const T *>(x.data()), reinterpret_cast<const T *>(x.data()) + in_reals);
+  std::vector<long double> y = fftwl_real(kind, n, std::move(flat));
+  std::vector<std::complex<long double>> out((y.size() + 1) / 2);
+  for (std::size_t i = 0; i < y.size(); ++i) out[i / 2] = i % 2 ? std::complex<long double>(out[i / 2].real(), y[i])
+                                                                 : std::complex<long double>(y[i], out[i / 2].imag());
+  return out;
 }
 
 template <class T>
@@ -171,7 +195,8 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   const std::string &spec_text = target.spec;
   const std::int64_t n = target.n;
   const int sign = target.sign;
-  const std::size_t k = impls.size(), reals = 2 * std::size_t(n);
+  const std::size_t k = impls.size(), in_reals = std::size_t(target.in_reals()),
+                    out_reals = std::size_t(target.out_reals()), reals = std::max(in_reals, out_reals);
 
   // Every splgen kernel of this size goes into one shared object: one compiler run.
   auto start = Clock::now();
@@ -208,6 +233,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   start = Clock::now();
   std::vector<std::optional<AlignedBuffer<T>>> in(k), out(k);
   std::vector<std::optional<FftwPlan>> plans(k);
+  std::vector<std::optional<FftwRealPlan>> real_plans(k);
   std::vector<Workload> runs(k);
   for (std::size_t i = 0; i < k; ++i) {
     if (!impls[i].splgen && impls[i].effort == FftwEffort::Patient && n > kMaxPatientSize) continue;
@@ -223,6 +249,9 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
       runs[i] = [kernel, x, y](std::int64_t times) {
         for (std::int64_t t = 0; t < times; ++t) kernel(y, x);
       };
+    } else if (target.real) {
+      const FftwRealPlan &plan = real_plans[i].emplace(o.precision, *target.real, n, impls[i].effort, x, y);
+      runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
     } else {
       const FftwPlan &plan = plans[i].emplace(o.precision, target.shape, sign, impls[i].effort, x, y, impls[i].threads);
       runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
@@ -234,12 +263,18 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   start = Clock::now();
   std::mt19937_64 rng{std::uint64_t(n)};
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<std::complex<T>> input(reals / 2), output(reals / 2);
+  // Reals in pairs (a real output of odd length padded with a 0), so one error measure serves.
+  std::vector<std::complex<T>> input((reals + 1) / 2), output((out_reals + 1) / 2);
   for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
+  if (target.real == RealKind::IRDFT) {  // the imaginary parts c2r ignores
+    input[0].imag(0);
+    if (n % 2 == 0) input[std::size_t(n / 2)].imag(0);
+  }
   const bool one_dimensional = target.shape.dims.size() == 1 && target.shape.howmany == 1;
-  const auto reference = one_dimensional ? accurate_dft(convert<long double>(input), sign)
-                                         : fftwl_many(convert<long double>(input), target.shape.dims,
-                                                      target.shape.howmany, sign);
+  const auto reference = target.real ? real_reference<T>(*target.real, n, input, in_reals)
+                         : one_dimensional ? accurate_dft(convert<long double>(input), sign)
+                                           : fftwl_many(convert<long double>(input), target.shape.dims,
+                                                        target.shape.howmany, sign);
   BenchRow row;
   row.n = n;
   row.spec = spec_text;
@@ -250,14 +285,14 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   std::vector<std::size_t> active_index;
   for (std::size_t i = 0; i < k; ++i) {
     if (!runs[i]) continue;
-    std::copy_n(reinterpret_cast<const T *>(input.data()), reals, in[i]->get());
+    std::copy_n(reinterpret_cast<const T *>(input.data()), in_reals, in[i]->get());
     if (impls[i].copy) {  // no transform to check
       active.push_back(runs[i]);
       active_index.push_back(i);
       continue;
     }
     runs[i](1);
-    std::copy_n(out[i]->get(), reals, reinterpret_cast<T *>(output.data()));
+    std::copy_n(out[i]->get(), out_reals, reinterpret_cast<T *>(output.data()));
     row.error[i] = relative_rms_error(output, reference);
     active.push_back(runs[i]);
     active_index.push_back(i);
@@ -279,16 +314,17 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
   if (!o.spec.empty()) {
     targets.push_back(check_target(o.spec, o.inverse));
   } else {
-    for (std::int64_t n : o.sizes) targets.push_back(check_target(fmt::format("DFT({})", n), o.inverse));
+    for (std::int64_t n : o.sizes) targets.push_back(check_target(fmt::format("{}({})", o.kind, n), o.inverse));
   }
   // DFT(n,-1) is an inverse without --inverse; for n <= 2 both directions are one transform.
   bool inverse = o.inverse;
   if (!o.spec.empty() && targets[0].n > 2) inverse = targets[0].sign > 0;
+  if (targets[0].real == RealKind::IRDFT) inverse = true;  // c2r, FFTW_BACKWARD
   const std::string compiler = o.compiler.empty() ? default_compiler() : o.compiler;
   BenchResult result;
   result.implementations = bench_implementations(o);
   result.meta = {
-      {"spec", o.spec.empty() ? "DFT(n)" : o.spec},
+      {"spec", o.spec.empty() ? o.kind + "(n)" : o.spec},
       {"direction", inverse ? "inverse" : "forward"},
       {"isa", isa_name(o.isa)},
       {"precision", o.precision == Precision::Float ? "float" : "double"},

@@ -20,7 +20,8 @@ namespace splgen::measure {
 constexpr std::int64_t kMaxPatientSize = std::int64_t(1) << 16;
 
 struct BenchOptions {
-  std::string spec;                  // one spec ("DFT(1024)"); empty: "DFT(n)" for each of sizes
+  std::string spec;                  // one spec ("DFT(1024)"); empty: "KIND(n)" for each of sizes
+  std::string kind = "DFT";          // KIND for sizes: DFT, or a real transform (RDFT, DCT2 ...; docs/transforms.md)
   std::vector<std::int64_t> sizes;
   Precision precision = Precision::Double;
   Isa isa = Isa::Scalar;

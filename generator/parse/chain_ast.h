@@ -36,6 +36,14 @@ struct dft : x3::position_tagged {
   boost::optional<Size> root;
 };
 
+// RDFT(n), IRDFT(n), WHT(n), DCT2(n) ... DST4(n) (generator/ir/real_kind.h); dims as for DFT,
+// so that RDFT(m x n) reads as one (the conversion says what is not built).
+template <typename Size>
+struct real_atom : x3::position_tagged {
+  RealKind kind = RealKind::RDFT;
+  std::vector<Size> dims;
+};
+
 // I(n), L(N, s), T(N, n [, k]), and in formulas Perm(p0, p1, ...): kind is Identity, Stride,
 // Twiddle or Perm; the arity is part of the syntax.
 template <typename Size>

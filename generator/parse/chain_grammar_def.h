@@ -19,6 +19,12 @@ auto dft(const Dims &dims, const Root &root) {
   return keyword(SplKind::DFT) > '(' > dims > -(',' > root) > ')';
 }
 
+// RDFT, IRDFT, WHT, DCTk, DSTk '(' dims ')'
+template <typename Dims>
+auto real_atom(const Dims &dims) {
+  return keyword(real_keywords) > '(' > dims > ')';
+}
+
 // I, L, T, Perm '(' args ')': the args rule fixes the arity.
 template <typename Args>
 auto sized_atom(SplKind kind, const Args &args) {

@@ -24,6 +24,9 @@ using call = chain_ast::sized_atom<int64_t>;
 // DFT(n[,k]) and the multi-dimensional DFT(n1 x n2 x ...[,k]).
 using dft = chain_ast::dft<int64_t>;
 
+// RDFT(n), WHT(n), DCT2(n) ... (generator/ir/real_kind.h).
+using real_transform = chain_ast::real_atom<int64_t>;
+
 // re + im i; written as "re", "im i" or "re+im i" / "re-im i".
 struct complex_number {
   double re = 0.0;
@@ -46,7 +49,7 @@ struct tagged;
 struct fence_expr;
 
 // A leaf, a tagged subformula or a parenthesised formula.
-struct atom : x3::variant<call, dft, diag, dense, x3::forward_ast<tagged>, x3::forward_ast<fence_expr>> {
+struct atom : x3::variant<call, dft, real_transform, diag, dense, x3::forward_ast<tagged>, x3::forward_ast<fence_expr>> {
   using base_type::base_type;
   using base_type::operator=;
 };

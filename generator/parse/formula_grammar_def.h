@@ -129,6 +129,7 @@ struct args_n_class;
 struct dft_dims_class;
 struct complex_list_class;
 struct dft_class : x3::annotate_on_success {};
+struct real_transform_class : x3::annotate_on_success {};
 struct identity_class : x3::annotate_on_success {};
 struct stride_class : x3::annotate_on_success {};
 struct twiddle_class : x3::annotate_on_success {};
@@ -161,6 +162,7 @@ const x3::rule<args_n_class, std::vector<int64_t>> args_n = "an integer";
 const x3::rule<dft_dims_class, std::vector<int64_t>> dft_dims = "an integer";
 const x3::rule<complex_list_class, std::vector<ast::complex_number>> complex_list = "a complex number";
 const x3::rule<dft_class, ast::dft> dft = "DFT";
+const x3::rule<real_transform_class, ast::real_transform> real_transform = "a real transform";
 const x3::rule<identity_class, ast::call> identity = "I";
 const x3::rule<stride_class, ast::call> stride = "L";
 const x3::rule<twiddle_class, ast::call> twiddle = "T";
@@ -200,6 +202,7 @@ const auto complex_list_def = complex > *(',' > complex);
 
 // Atoms.
 const auto dft_def = chain_grammar::dft(dft_dims, integer);
+const auto real_transform_def = chain_grammar::real_atom(dft_dims);
 const auto identity_def = chain_grammar::sized_atom(SplKind::Identity, args_1);
 const auto stride_def = chain_grammar::sized_atom(SplKind::Stride, args_2);
 const auto twiddle_def = chain_grammar::sized_atom(SplKind::Twiddle, args_2_3);
@@ -209,7 +212,7 @@ const auto dense_def = keyword(SplKind::Dense) > '(' > integer > ',' > integer >
 const auto tagged_def = chain_grammar::tagged(args_n, fence);
 const auto unknown_name_def = x3::raw[lexeme[(x3::ascii::alpha | lit('_')) >> *ident_char]][reject_name];
 const auto atom_def =
-    dft | identity | stride | twiddle | perm | diag | dense | tagged | ('(' > fence > ')') | unknown_name;
+    dft | real_transform | identity | stride | twiddle | perm | diag | dense | tagged | ('(' > fence > ')') | unknown_name;
 
 // Operators, tightest first: postfix ' (transpose), then (x), (x)~, (+), * and |
 // (chain_grammar_def.h). No spaces inside "(x)~".
@@ -228,7 +231,7 @@ const auto end_of_input_def = x3::eoi;
 const auto formula_text_def = x3::expect[fence] > end_of_input;
 
 BOOST_SPIRIT_DEFINE(integer, real, imaginary_magnitude, complex, args_1, args_2, args_2_3, args_n, dft_dims,
-                    complex_list, dft, identity, stride, twiddle, perm, diag, dense, tagged, unknown_name, atom,
+                    complex_list, dft, real_transform, identity, stride, twiddle, perm, diag, dense, tagged, unknown_name, atom,
                     postfix, tensor, chained_tile, tile_rest, tile, dsum, compose, fence, end_of_input, formula_text)
 
 }  // namespace grammar

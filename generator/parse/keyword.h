@@ -27,4 +27,12 @@ struct tag_keyword_table : x3::symbols<TagKind> {
 };
 inline const tag_keyword_table tag_keywords;
 
+// RDFT, IRDFT, WHT, DCT2 ... DST4.
+struct real_keyword_table : x3::symbols<RealKind> {
+  real_keyword_table() {
+    for (const RealKindInfo &k : kRealKinds) add(k.name, k.kind);
+  }
+};
+inline const real_keyword_table real_keywords;
+
 }  // namespace splgen::parse

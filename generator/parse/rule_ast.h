@@ -80,6 +80,9 @@ struct diag_term;
 // DFT(n), DFT(n, k), DFT(m x n [x ...] [, k]) (chain_ast.h)
 using dft_term = chain_ast::dft<size_expr>;
 
+// RDFT(n), WHT(n), DCT2(n) ... (chain_ast.h)
+using real_term = chain_ast::real_atom<size_expr>;
+
 // I(n), L(N, s), T(N, n [, k]) (chain_ast.h)
 using sized_atom = chain_ast::sized_atom<size_expr>;
 
@@ -109,7 +112,7 @@ struct access : x3::position_tagged {
 };
 
 // A formula unit: an atom, a tagged formula, a sum, or a parenthesised formula.
-struct primary : x3::variant<dft_term, sized_atom, formula_var, function_call, access, x3::forward_ast<sum_term>,
+struct primary : x3::variant<dft_term, real_term, sized_atom, formula_var, function_call, access, x3::forward_ast<sum_term>,
                              x3::forward_ast<tagged_term>, x3::forward_ast<diag_term>, x3::forward_ast<fence_expr>> {
   using base_type::base_type;
   using base_type::operator=;

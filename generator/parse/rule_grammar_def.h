@@ -156,6 +156,7 @@ struct var_name_class;
 struct rule_name_class;
 struct index_fn_class;
 struct dft_class : x3::annotate_on_success {};
+struct real_transform_class : x3::annotate_on_success {};
 struct identity_class : x3::annotate_on_success {};
 struct stride_class : x3::annotate_on_success {};
 struct twiddle_class : x3::annotate_on_success {};
@@ -217,6 +218,7 @@ const x3::rule<var_name_class, std::string> var_name = "a formula variable";
 const x3::rule<rule_name_class, std::string> rule_name = "a rule name";
 const x3::rule<index_fn_class, rule_ast::index_fn> index_fn = "an index function h(b, s) or q(b, s, mu)";
 const x3::rule<dft_class, rule_ast::dft_term> dft = "DFT";
+const x3::rule<real_transform_class, rule_ast::real_term> real_transform = "a real transform";
 const x3::rule<identity_class, rule_ast::sized_atom> identity = "I";
 const x3::rule<stride_class, rule_ast::sized_atom> stride = "L";
 const x3::rule<twiddle_class, rule_ast::sized_atom> twiddle = "T";
@@ -294,6 +296,7 @@ const auto index_fn_def = (keyword(lit('h')) >> x3::attr(FnKind::H) > '(' > args
                           (keyword(lit('q')) >> x3::attr(FnKind::Q) > '(' > args_3 > ')');
 
 const auto dft_def = chain_grammar::dft(dims, size_expr);
+const auto real_transform_def = chain_grammar::real_atom(dims);
 const auto identity_def = chain_grammar::sized_atom(SplKind::Identity, args_1);
 const auto stride_def = chain_grammar::sized_atom(SplKind::Stride, args_2);
 const auto twiddle_def = chain_grammar::sized_atom(SplKind::Twiddle, args_2_3);
@@ -310,7 +313,7 @@ const auto open_paren = lit('(') - lit("(x)") - lit("(+)");
 const auto unknown_tag_def = x3::raw[lower_word >> &(open_paren | lit('['))][reject_tag];
 const auto unknown_name_def = x3::raw[upper_word >> &open_paren][reject_name];
 
-const auto primary_def = nesting_guard[dft | identity | stride | twiddle | access | sum | diag | tagged | function_call |
+const auto primary_def = nesting_guard[dft | real_transform | identity | stride | twiddle | access | sum | diag | tagged | function_call |
                                        unknown_name | formula_var | unknown_tag | ('(' > formula > ')')];
 
 // Operators, tightest first: postfix ', (x), (x)~, (+), *, | (chain_grammar_def.h). Here
@@ -360,7 +363,7 @@ const auto single_rule_text_def = x3::expect[rule_core] > -lit(';') > end_of_inp
 BOOST_SPIRIT_DEFINE(integer, bad_integer, size_var, size_primary, size_power, size_unary, size_product_op, size_product,
                     size_sum_op, size_expr, size_list,
                     args_1, args_1_2, args_2, args_2_3, args_3, dims, loop_var, function_name, var_name, rule_name, index_fn,
-                    dft, identity, stride, twiddle, formula_var, function_call, access, sum, diag, diag_of, tagged, unknown_tag,
+                    dft, real_transform, identity, stride, twiddle, formula_var, function_call, access, sum, diag, diag_of, tagged, unknown_tag,
                     unknown_name, primary, postfix, tensor, tile, dsum, compose, formula, compare_tail, range_tail,
                     relation_tail, relation, predicate, let_binding, condition, conditions, rule_core, rule_stmt,
                     name_list, ruleset, statement, end_of_file, end_of_input, rule_file_text, single_rule_text)

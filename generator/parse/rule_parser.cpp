@@ -325,6 +325,19 @@ class converter {
     return t;
   }
 
+  Term primary(const rule_ast::real_term &node, int &depth) {
+    Term t;
+    t.pos = pos(node);
+    t.kind = SplKind::RealTransform;
+    t.real = node.kind;
+    t.sizes = sizes(node.dims, t.pos);
+    if (t.sizes.size() != 1)
+      throw RuleSyntaxError(t.pos, fmt::format("{}(n1 x n2 ...): multi-dimensional real transforms are not built yet",
+                                               real_kind_name(node.kind)));
+    depth = 1;
+    return t;
+  }
+
   Term primary(const rule_ast::sized_atom &node, int &depth) {
     Term t;
     t.pos = pos(node);

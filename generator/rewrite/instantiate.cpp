@@ -42,6 +42,7 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
       return make_dft_nd(std::move(dims), t.has_root ? value(t, t.root, b, "DFT root") : 1);
     }
     case SplKind::Identity: return make_identity(dim(t, t.sizes.at(0), b, "I size"));
+    case SplKind::RealTransform: return make_real_transform(t.real, dim(t, t.sizes.at(0), b, "transform size"));
     case SplKind::Stride: return make_stride(dim(t, t.sizes.at(0), b, "L size"), dim(t, t.sizes.at(1), b, "L stride"));
     case SplKind::Twiddle:
       return make_twiddle(dim(t, t.sizes.at(0), b, "T size"), dim(t, t.sizes.at(1), b, "T size"),
@@ -86,7 +87,7 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
     case SplKind::Diag:
       throw FormulaError(where(t) + "Sigma-SPL (Sum, G, S, Diag) where an SPL formula is expected");
     case SplKind::Perm:
-    case SplKind::Dense: break;  // not in terms
+    case SplKind::Dense: case SplKind::WideDense: break;  // not in terms
   }
   throw FormulaError(where(t) + "unknown term");
 }

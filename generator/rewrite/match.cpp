@@ -182,6 +182,9 @@ States match_spl(const Term &t, const Spl &f, const State &s) {
   if (f->kind == SplKind::Tagged && t.kind != SplKind::Tagged && t.kind != SplKind::FormulaVar)
     return match_term(t, f->children.front(), s);  // tags are transparent to untagged patterns
   switch (t.kind) {
+    case SplKind::RealTransform:
+      if (f->kind != SplKind::RealTransform || real_kind(f) != t.real) return {};
+      return constrain(s, t.sizes.at(0), f->a);
     case SplKind::DFT:
       if (f->kind != SplKind::DFT) return {};
       return root_or_one(constrain(s, t.sizes.at(0), f->a), t.sizes.size() > 1 ? &t.sizes[1] : nullptr, f->b, f->a);
@@ -239,7 +242,7 @@ States match_spl(const Term &t, const Spl &f, const State &s) {
     case SplKind::Scatter:
     case SplKind::Diag:
     case SplKind::Perm:
-    case SplKind::Dense: return {};
+    case SplKind::Dense: case SplKind::WideDense: return {};
   }
   return {};
 }

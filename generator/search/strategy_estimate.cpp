@@ -30,7 +30,7 @@ double rhs_cost(const Spl &f, double mult, const std::vector<double> &child_cost
     case SplKind::Perm: return mult * double(f->rows) * point_cost(f->rows);
     case SplKind::Twiddle:
     case SplKind::Diag: return mult * 6.0 * double(f->rows) * point_cost(f->rows);
-    case SplKind::Dense: return mult * 8.0 * double(f->rows * f->cols);
+    case SplKind::Dense: case SplKind::WideDense: return mult * 8.0 * double(f->rows * f->cols);
     case SplKind::Tensor: {
       double total = 0;
       for (std::size_t i = 0; i < f->children.size(); ++i) {

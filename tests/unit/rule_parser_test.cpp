@@ -98,6 +98,7 @@ std::string show(const Term &t) {
     case SplKind::DFTnd:
       return "DFTnd(" + show_sizes(t.sizes) + (t.has_root ? ";" + show(t.root) : std::string()) + ")";
     case SplKind::Identity: return "I(" + show_sizes(t.sizes) + ")";
+    case SplKind::RealTransform: return std::string(real_kind_name(t.real)) + "(" + show_sizes(t.sizes) + ")";
     case SplKind::Stride: return "L(" + show_sizes(t.sizes) + ")";
     case SplKind::Twiddle: return "T(" + show_sizes(t.sizes) + ")";
     case SplKind::FormulaVar: return t.name + (t.shape.empty() ? "" : "[" + show_sizes(t.shape) + "]");
