@@ -284,11 +284,16 @@ class Expander {
       tree->rule = direct.name, tree->choice = direct.choices(node).front().label, tree->expanded = node;
       return tree;
     }
-    tree->rule = best->rule->name;
-    tree->choice = describe(best->match);
-    tree->source = fmt::format("{}:{}", best->rule->pos.file, best->rule->pos.line);
+    return expand_choice(tree, *best);
+  }
+
+  // The node broken down by the chosen rule, its children expanded in turn.
+  RuletreePtr expand_choice(const std::shared_ptr<Ruletree> &tree, const Choice &choice) {
+    tree->rule = choice.rule->name;
+    tree->choice = describe(choice.match);
+    tree->source = fmt::format("{}:{}", choice.rule->pos.file, choice.rule->pos.line);
     ++depth_;
-    tree->expanded = expand_children(best->result, tree->children);
+    tree->expanded = expand_children(choice.result, tree->children);
     --depth_;
     return tree;
   }
@@ -313,7 +318,8 @@ class Expander {
           if (!smaller) continue;
           c.children.insert(c.children.end(), real_sizes.begin(), real_sizes.end());
           double cost = choice_cost(c.children, node->a, options_.vector_target);
-          if (!best || cost < best_cost || (is_preferred(rule) && !is_preferred(best->rule)))
+          // --prefer-rules first, then the cost; ties go to the earlier rule.
+          if (!best || std::make_pair(!is_preferred(rule), cost) < std::make_pair(!is_preferred(best->rule), best_cost))
             best = std::move(c), best_cost = cost;
         }
     if (!best) {
@@ -322,13 +328,7 @@ class Expander {
       tree->expanded = node;
       return tree;
     }
-    tree->rule = best->rule->name;
-    tree->choice = describe(best->match);
-    tree->source = fmt::format("{}:{}", best->rule->pos.file, best->rule->pos.line);
-    ++depth_;
-    tree->expanded = expand_children(best->result, tree->children);
-    --depth_;
-    return tree;
+    return expand_choice(tree, *best);
   }
 
   // Expands every DFT in f, recording a ruletree for each. `tag`: the tag f stands directly under.
