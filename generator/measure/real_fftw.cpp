@@ -16,9 +16,7 @@ std::int64_t real_kind_out_reals(RealKind kind, std::int64_t n) {
 }
 bool has_fftw_twin(RealKind kind) { return kind != RealKind::WHT; }
 
-namespace {
-
-fftw_r2r_kind r2r_kind(RealKind kind) {
+int fftw_r2r_kind_of(RealKind kind) {
   switch (kind) {
     case RealKind::DCT2: return FFTW_REDFT10;
     case RealKind::DCT3: return FFTW_REDFT01;
@@ -31,6 +29,8 @@ fftw_r2r_kind r2r_kind(RealKind kind) {
   throw std::invalid_argument(std::string("FFTW has no r2r kind for ") + real_kind_name(kind));
 }
 
+namespace {
+
 unsigned flags(FftwEffort effort, RealKind kind) {
   unsigned f = effort == FftwEffort::Estimate ? FFTW_ESTIMATE : effort == FftwEffort::Measure ? FFTW_MEASURE : FFTW_PATIENT;
   return kind == RealKind::IRDFT ? f | FFTW_PRESERVE_INPUT : f;
@@ -41,7 +41,7 @@ template <class Real, class Complex, class Plan, class R2c, class C2r, class R2r
 Plan make(RealKind kind, int n, void *in, void *out, unsigned f, R2c r2c, C2r c2r, R2r r2r) {
   if (kind == RealKind::RDFT) return r2c(n, static_cast<Real *>(in), static_cast<Complex *>(out), f);
   if (kind == RealKind::IRDFT) return c2r(n, static_cast<Complex *>(in), static_cast<Real *>(out), f);
-  return r2r(n, static_cast<Real *>(in), static_cast<Real *>(out), r2r_kind(kind), f);
+  return r2r(n, static_cast<Real *>(in), static_cast<Real *>(out), static_cast<fftw_r2r_kind>(fftw_r2r_kind_of(kind)), f);
 }
 
 }  // namespace

@@ -14,6 +14,9 @@ namespace splgen::measure {
 std::int64_t real_kind_in_reals(RealKind kind, std::int64_t n);
 std::int64_t real_kind_out_reals(RealKind kind, std::int64_t n);
 bool has_fftw_twin(RealKind kind);
+// FFTW's r2r kind (fftw3.h's fftw_r2r_kind, FFTW_REDFT10 ...) of a DCT or DST, as an int so that
+// this header needs no fftw3.h; std::invalid_argument for the other kinds.
+int fftw_r2r_kind_of(RealKind kind);
 
 // A plan for y = KIND(n) x on buffers of the precision; move-only like FftwPlan.
 class FftwRealPlan {

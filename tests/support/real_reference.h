@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "generator/ir/real_kind.h"
+#include "generator/measure/real_fftw.h"
 
 namespace splgen::test {
 
@@ -85,18 +86,6 @@ inline std::vector<long double> fftwl_real_dft(RealKind kind, int64_t n, std::ve
   return y;
 }
 
-// FFTW's r2r kind for a real-to-real RealKind.
-inline fftw_r2r_kind fftw_kind(RealKind kind) {
-  switch (kind) {
-    case RealKind::DCT2: return FFTW_REDFT10;
-    case RealKind::DCT3: return FFTW_REDFT01;
-    case RealKind::DCT4: return FFTW_REDFT11;
-    case RealKind::DST2: return FFTW_RODFT10;
-    case RealKind::DST3: return FFTW_RODFT01;
-    case RealKind::DST4: return FFTW_RODFT11;
-    default: throw std::invalid_argument("no FFTW r2r kind");
-  }
-}
 
 // FFTW3's plan for the transform (double). WHT has none: the caller does not ask.
 inline std::vector<double> fftw_real(RealKind kind, int64_t n, std::vector<double> x) {
@@ -108,7 +97,7 @@ inline std::vector<double> fftw_real(RealKind kind, int64_t n, std::vector<doubl
   else if (kind == RealKind::IRDFT)  // c2r overwrites its input: x is a copy
     p = fftw_plan_dft_c2r_1d(nn, reinterpret_cast<fftw_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
   else
-    p = fftw_plan_r2r_1d(nn, x.data(), y.data(), fftw_kind(kind), FFTW_ESTIMATE);
+    p = fftw_plan_r2r_1d(nn, x.data(), y.data(), static_cast<fftw_r2r_kind>(measure::fftw_r2r_kind_of(kind)), FFTW_ESTIMATE);
   fftw_execute(p);
   fftw_destroy_plan(p);
   return y;
