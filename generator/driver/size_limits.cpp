@@ -2,24 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "generator/expand/breakdown.h"
 #include "generator/ir/print.h"
 
 namespace splgen::driver {
 
 namespace {
 
-int64_t largest_prime_factor(int64_t n) {
-  int64_t largest = 1;
-  for (int64_t d = 2; d * d <= n; ++d)
-    while (n % d == 0) largest = d, n /= d;
-  return n > 1 ? n : largest;
-}
-
 void check_dft_size(const Spl &dft, int64_t n) {
   if (n > kMaxPoints)
     throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^24 = {} points (docs/cli.md, "
                                    "\"Size limits\")", print(dft), n, kMaxPoints));
-  if (int64_t p = largest_prime_factor(n); p > kMaxPrimeFactor)
+  if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
     throw FormulaError(fmt::format("{}: the prime factor {} is above splgen's size limit for prime factors of a DFT, "
                                    "2^18 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
 }

@@ -1,5 +1,7 @@
 #include "generator/expand/breakdown.h"
 
+#include "generator/ir/divisors.h"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -7,10 +9,8 @@
 namespace splgen::expand {
 
 int64_t largest_prime_factor(int64_t n) {
-  int64_t largest = 1;
-  for (int64_t p = 2; p * p <= n; ++p)
-    while (n % p == 0) largest = p, n /= p;
-  return n > 1 ? n : largest;
+  std::vector<int64_t> primes = prime_factors_of(n);
+  return primes.empty() ? 1 : primes.back();
 }
 
 bool is_smaller_problem(int64_t child, int64_t n) {

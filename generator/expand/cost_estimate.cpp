@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "generator/expand/breakdown.h"
+#include "generator/ir/divisors.h"
 #include "generator/rewrite/functions.h"
 
 namespace splgen::expand {
@@ -23,14 +24,6 @@ constexpr double kPassCost = 16.0;
 // do in O(q log q), about 2q for a prime radix above 5 (its codelet is nearly the O(q^2) sum).
 double radix_cost(int64_t q) { return q <= 5 ? 5.0 * std::log2(double(q)) : 2.0 * double(q); }
 
-std::vector<int64_t> prime_factors(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t p = 2; p * p <= n; ++p)
-    while (n % p == 0) out.push_back(p), n /= p;
-  if (n > 1) out.push_back(n);
-  return out;
-}
-
 double cost_of(int64_t n);
 
 // A prime above the codelet size: Rader (two DFT(p-1)) or Bluestein (two DFT(M)).
@@ -44,7 +37,7 @@ double prime_cost(int64_t p) {
 // sub-transform of its own, run n / q times. The passes: one per codelet-sized group of stages.
 double factored_cost(int64_t n) {
   double cost = 0, log_codelet = std::log2(double(kCodeletMax));
-  for (int64_t q : prime_factors(n))
+  for (int64_t q : prime_factors_of(n))
     cost += q <= kCodeletMax ? double(n) * radix_cost(q) : double(n / q) * cost_of(q);
   double passes = std::ceil(std::log2(double(n)) / log_codelet);
   return cost + (passes > 1 ? kPassCost * double(n) * passes : 0.0);

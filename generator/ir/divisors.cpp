@@ -74,6 +74,15 @@ void factor(u64 n, std::map<u64, int> &out) {
 
 }  // namespace
 
+std::vector<int64_t> prime_factors_of(int64_t n) {
+  if (n < 2) return {};
+  std::map<u64, int> primes;
+  factor(u64(n), primes);
+  std::vector<int64_t> out;
+  for (const auto &[p, k] : primes) out.insert(out.end(), std::size_t(k), int64_t(p));
+  return out;
+}
+
 std::vector<int64_t> divisors_of(int64_t n) {
   if (n < 1) return {};
   std::map<u64, int> primes;

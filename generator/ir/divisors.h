@@ -9,5 +9,7 @@ namespace splgen {
 
 // Every positive divisor of n (n >= 1), ascending; {} for n < 1.
 std::vector<int64_t> divisors_of(int64_t n);
+// The prime factors of n (n >= 1), ascending, each as often as it divides n; {} for n < 2.
+std::vector<int64_t> prime_factors_of(int64_t n);
 
 }  // namespace splgen

@@ -106,6 +106,10 @@ TEST(SizeArithmetic, EvaluatingAndSolvingAtTheExtremes) {
 TEST(SizeArithmetic, DivisorsOfLargeSizesAreFast) {
   auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(divisors_of(12), (std::vector<int64_t>{1, 2, 3, 4, 6, 12}));
+  EXPECT_EQ(prime_factors_of(12), (std::vector<int64_t>{2, 2, 3}));
+  EXPECT_EQ(prime_factors_of(10006), (std::vector<int64_t>{2, 5003}));
+  EXPECT_EQ(prime_factors_of(1), (std::vector<int64_t>{}));
+  EXPECT_EQ(prime_factors_of(2305843009213693951), (std::vector<int64_t>{2305843009213693951}));
   EXPECT_EQ(divisors_of(1), (std::vector<int64_t>{1}));
   std::vector<int64_t> big = divisors_of(INT64_MAX);
   for (int64_t d : big) EXPECT_EQ(INT64_MAX % d, 0);
