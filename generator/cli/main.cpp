@@ -122,6 +122,8 @@ struct Options {
   std::string dma = "thread";           // --dma thread|sync
   std::string layout = "natural";       // --layout natural|block|to-block|from-block
   bool stream = false;                  // --stream
+  int ranks = 1;                        // --ranks P (--target mpi)
+  std::string distribution = "block";   // --distribution block|cyclic
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -142,6 +144,8 @@ driver::GenOptions gen_options(const Options &o) {
   g.local_memory = o.local_memory;
   g.dma = *parse_dma_engine(o.dma);  // checked by CLI::IsMember
   g.stream = o.stream;
+  g.ranks = o.ranks;
+  g.distribution = o.distribution == "cyclic" ? lower::Distribution::Cyclic : lower::Distribution::Block;  // IsMember
   g.layout = o.layout == "block"        ? lower::DataLayout::Block
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
@@ -205,6 +209,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
+  add_ranks_options(cmd, o.ranks, o.distribution);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {
