@@ -24,19 +24,27 @@ std::string declaration(const std::string &name, Precision p) {
   return fmt::format("int {}({} *y, const {} *x, MPI_Comm comm)", name, real_type(p), real_type(p));
 }
 
-// One local step's C++ kernel in a namespace of its own (the helpers and constants of two steps
-// may share names); its #include lines are returned apart, to go at the top of the file.
+// One local step's C++ kernel in a namespace of its own (the constants of two steps may share
+// names); its #include lines and its SIMD helpers (guarded once per file, for unity builds) go
+// to `top`, once each, at the top of the file.
 std::string step_unit(const Function &f, const EmitOptions &o, std::set<std::string> &includes,
-                      std::vector<std::string> &include_order) {
+                      std::vector<std::string> &include_order, std::string &top) {
   CppEmitOptions cpp{o.precision, {}, o.isa, Threading::Spmd, o.dma};
   const std::string text = emit_cpp(f, cpp);
   std::string body;
   std::size_t start = 0;
+  int helper_depth = 0;  // > 0: inside a #ifndef SPLGEN_SIMD_HELPERS_* block
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     std::string line = text.substr(start, end - start);
     start = end + 1;
+    if (line.rfind("#ifndef SPLGEN_SIMD_HELPERS", 0) == 0 || helper_depth > 0) {
+      if (line.rfind("#if", 0) == 0) ++helper_depth;
+      if (line.rfind("#endif", 0) == 0) --helper_depth;
+      top += line + "\n";
+      continue;
+    }
     if (line.rfind("#include", 0) == 0) {
       if (includes.insert(line).second) include_order.push_back(line);
       continue;
@@ -110,14 +118,15 @@ std::string emit_mpi(const LoopProgram &program, const EmitOptions &options) {
   const RankLoops &r = ranks_of(program);
   std::set<std::string> includes{"#include <mpi.h>", "#include <new>", "#include <vector>"};
   std::vector<std::string> order{"#include <mpi.h>", "#include <new>", "#include <vector>"};
-  std::string units;
+  std::string units, helpers;
   for (const RankLoops::Step &s : r.steps)
-    if (!s.exchange) units += "\n" + step_unit(s.local, options, includes, order);
+    if (!s.exchange) units += "\n" + step_unit(s.local, options, includes, order, helpers);
   std::string out;
   for (const std::string &h : options.header_lines) out += cpp_comment_lines(h);
   for (const std::string &h : distribution_lines(r)) out += cpp_comment_lines(h);
   out += "\n";
   for (const std::string &i : order) out += i + "\n";
+  if (!helpers.empty()) out += "\n" + helpers;
   return out + units + "\n" + kernel_body(r, program.name(), options.precision);
 }
 

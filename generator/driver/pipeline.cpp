@@ -452,7 +452,13 @@ void run_stage(Compilation &c, Stage stage) {
       break;
     case Stage::Merge:
       if (distributed_kernel(c)) {
-        c.distributed = merge_rank_steps(lower::distribute_ranks(c.sigma, par_ranks(c.expansion.formula), c.options.distribution));
+        try {
+          c.distributed = merge_rank_steps(lower::distribute_ranks(c.sigma, par_ranks(c.expansion.formula), c.options.distribution));
+        } catch (const FormulaError &) {  // the expansion's reason, where it found no split for the ranks
+          for (const std::string &note : c.notes)
+            if (note.rfind("par(", 0) == 0) throw FormulaError(note + " (docs/mpi.md)");
+          throw;
+        }
         c.merged = c.sigma;
         break;
       }

@@ -49,8 +49,8 @@ std::optional<Access> access_of(const IndexFn &f, const LoopVar &k, const Shape 
 Stage stage_of(const Sigma &sum, const Shape &s) {
   const std::string where = "par: ";
   if (sum->kind != SigmaKind::Sum || sum->mode != SumMode::Parallel)
-    throw FormulaError(where + "a part of the formula runs on no rank (not a Sum_par stage of rules/par.rules): " +
-                       print(sum).substr(0, 80));
+    throw FormulaError(where + "no rule of rules/par.rules distributes this part of the formula over the ranks: " +
+                       print(sum).substr(0, print(sum).find('\n')) + " (docs/mpi.md)");
   if (sum->var.extent != s.ranks)
     throw FormulaError(fmt::format("par: a stage runs on {} workers, the kernel on {} ranks", sum->var.extent, s.ranks));
   const Sigma &body = sum->children.front();
