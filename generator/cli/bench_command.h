@@ -31,6 +31,8 @@ struct BenchArgs {
   std::string wisdom;  // --wisdom FILE: time the searched plan (and the default beside it)
   int threads = 1;     // --threads P: P-worker kernels against FFTW with P threads
   std::string threading = "openmp";
+  std::string target = "cpp";  // --target mpi: distributed kernels against FFTW-MPI (docs/mpi.md)
+  int ranks = 1;               // --ranks P
 };
 
 // Adds the subcommand and its options, stored into args.
