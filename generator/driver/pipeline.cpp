@@ -299,6 +299,10 @@ bool distributed_kernel(const Compilation &c) {
     throw FormulaError(fmt::format("target '{}' needs a distributed spec: --ranks P or par(p, mu)[...] (docs/mpi.md)",
                                    c.options.target));
   if (c.options.threads > 1) throw FormulaError("--threads with --ranks: threads inside each rank are not built yet (docs/mpi.md)");
+  const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
+  if (c.spec->rows % ranks)
+    throw FormulaError(fmt::format("{} ranks do not divide the {} points of {}: each rank holds an equal part (docs/mpi.md)",
+                                   ranks, c.spec->rows, print(c.spec)));
   return true;
 }
 

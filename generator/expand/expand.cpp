@@ -154,10 +154,12 @@ bool fits_smp(const Tag &tag, const std::string &rule, const std::vector<int64_t
 
 // Inside par(p, mu) a split whose stages rules/par.rules distributes: Cooley-Tukey with the
 // conditions of par_dft (seed 004 sec. 3.1: p | m, p | n, packets of whole mu), the row-column
-// 2D rule with those of par_dft_2d (p | m, p | n, mu | n/p).
+// 2D rule with those of par_dft_2d (p | m, p | n, mu | n/p), the 3D rule with par_3d_stages'.
 bool fits_par(const Tag &tag, const std::string &rule, const std::vector<int64_t> &children) {
   int64_t p = tag.params.at(0), mu = tag.params.at(1);
   auto divides = [](int64_t a, int64_t b) { return a > 0 && b % a == 0; };
+  if (children.size() == 3 && rule == "dft_3d")  // par_3d_stages: slabs of m/p planes, then packets of n r/p columns
+    return divides(p, children[0]) && divides(p, children[1] * children[2]) && divides(mu, children[1] * children[2] / p);
   if (children.size() != 2) return false;
   const int64_t m = children[0], n = children[1];
   if (rule == "dft_ct_dit") return divides(p, m) && divides(p, n) && divides(mu, m / p) && divides(mu, n / p);

@@ -29,6 +29,8 @@ cases=(
   "DFT(64 x 64)|4|64,64|--isa $isa"
   "DFT(48 x 36)|3|48,36|--precision float"
   "DFT(256 x 128, -1)|2|256,128|"
+  "DFT(32 x 32 x 32)|4|32,32,32|--isa $isa"
+  "DFT(12 x 9 x 10)|3|12,9,10|--precision float"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"

@@ -32,6 +32,8 @@ struct Case {
   int exchanges;  // all-to-alls of the program
 };
 
+void PrintTo(const Case &c, std::ostream *os) { *os << c.spec << " on " << c.ranks << " ranks"; }
+
 class DistributedKernel : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DistributedKernel, EveryRanksStepsMeanTheSpec) {
@@ -55,6 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"DFT(64)", 2, lower::Distribution::Cyclic, 1}, Case{"DFT(1024)", 4, lower::Distribution::Cyclic, 1},
                       Case{"DFT(144)", 3, lower::Distribution::Block, 3}, Case{"DFT(64,-1)", 4, lower::Distribution::Block, 3},
                       Case{"DFT(16 x 32)", 4, lower::Distribution::Block, 2}, Case{"DFT(12 x 6)", 3, lower::Distribution::Block, 2},
+                      Case{"DFT(8 x 4 x 6)", 2, lower::Distribution::Block, 2}, Case{"DFT(8 x 8 x 8)", 4, lower::Distribution::Block, 2},
                       Case{"par(2,4)[DFT(64)]", 0, lower::Distribution::Block, 3}));
 
 TEST(DistributedKernelErrors, RefusedInOneLine) {
