@@ -34,6 +34,7 @@
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/rules_stats_command.h"
+#include "generator/cli/model_command.h"
 #include "generator/cli/selftest_command.h"
 #if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
 #include "generator/cli/bench_command.h"
@@ -405,6 +406,8 @@ int run(int argc, char **argv) {
 
   SelftestArgs selftest_args;
   CLI::App *selftest = add_selftest_command(app, selftest_args);
+  ModelArgs model_args;
+  CLI::App *model = add_model_command(app, model_args);
 
 #if SPLGEN_WITH_MEASURE
   BenchArgs bench_args;
@@ -434,6 +437,7 @@ int run(int argc, char **argv) {
   if (stats->parsed()) return run_rules_stats(stats_args);
   if (rew->parsed()) return rewrite(o.spec, o.rule_files);
   if (selftest->parsed()) return run_selftest(selftest_args);
+  if (model->parsed()) return run_model(model_args);
 #if SPLGEN_WITH_MEASURE
   if (bench->parsed()) return run_bench(bench_args);
   if (search->parsed()) return run_search(search_args);
@@ -444,7 +448,7 @@ int run(int argc, char **argv) {
                                     sub->get_name()),
                         kExitUsage);
 #endif
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, bench, search or wisdom "
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, model, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }

@@ -485,7 +485,8 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.options = options;
   c.spec = spec;
   c.reached = reached;
-  check_size_limits(spec);  // refused at once rather than minutes later (size_limits.h)
+  if (options.size_limits)  // refused at once rather than minutes later (size_limits.h); per rank if distributed
+    check_size_limits(spec, options.target == "mpi" ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1);
   backend_of(options);  // an unknown target is an error before any work
   if (reached < Stage::Merge) {  // the expansion and the lowering use rules; later stages do not
     load_rules(c);

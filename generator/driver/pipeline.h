@@ -49,6 +49,8 @@ struct GenOptions {
   // spread over the ranks.
   int ranks = 1;
   lower::Distribution distribution = lower::Distribution::Block;
+  // false: no size limit (splgen model: the stages up to merge, no code; driver/scale_model.h)
+  bool size_limits = true;
 };
 
 // The stages, in order; their --dump-after names are spl, expand, sigma, merge, loops, code.

@@ -53,11 +53,16 @@ MpiBenchRow run_one(const std::string &spec_text, const MpiBenchOptions &o, cons
   if (code != 0 || at == std::string::npos)
     throw std::runtime_error(fmt::format("bench --target mpi: {} on {} ranks failed: {}", spec_text, o.ranks,
                                          out.substr(0, out.find('\n', out.find("ERROR") == std::string::npos ? 0 : out.find("ERROR")))));
-  std::istringstream(out.substr(at + 7)) >> row.splgen_ns >> row.fftw_ns >> row.error;
+  std::istringstream(out.substr(at + 7)) >> row.splgen_ns >> row.fftw_ns >> row.error >> row.exchange_ns;
   return row;
 }
 
 }  // namespace
+
+double MpiBenchRow::exchange_gbytes(int ranks, Precision precision) const {
+  const double bytes = (precision == Precision::Float ? 8.0 : 16.0) * double(points) / ranks * (ranks - 1) / ranks;
+  return bytes / exchange_ns;
+}
 
 std::vector<MpiBenchRow> run_mpi_bench(const MpiBenchOptions &o, const std::function<void(const std::string &)> &progress) {
   if (!have_program("mpicxx") || !have_program("mpirun"))
@@ -77,12 +82,13 @@ std::string format_mpi_table(const MpiBenchOptions &o, const std::vector<MpiBenc
   std::string out = fmt::format("# {} ranks (mpirun on this machine: {}), {}, --isa {}; FFTW-MPI FFTW_MEASURE, interleaved, "
                                 "medians of the slowest rank\n", o.ranks, cpu_model(),
                                 o.precision == Precision::Float ? "float" : "double", isa_name(o.isa));
-  out += fmt::format("{:<24} {:>10} {:>9} {:>14} {:>14} {:>8} {:>9}\n", "spec", "n", "exchanges", "splgen Gflop/s",
-                     "FFTW-MPI Gflop/s", "ratio", "error");
+  out += fmt::format("{:<24} {:>10} {:>9} {:>14} {:>14} {:>8} {:>9} {:>10}\n", "spec", "n", "exchanges", "splgen Gflop/s",
+                     "FFTW-MPI Gflop/s", "ratio", "error", "a2a GB/s");
   for (const MpiBenchRow &r : rows) {
     const double flops = 5.0 * double(r.points) * std::log2(double(r.points));
-    out += fmt::format("{:<24} {:>10} {:>9} {:>14.2f} {:>14.2f} {:>7.2f}x {:>9.2e}\n", r.spec, r.points, r.exchanges,
-                       flops / r.splgen_ns, flops / r.fftw_ns, r.fftw_ns / r.splgen_ns, r.error);
+    out += fmt::format("{:<24} {:>10} {:>9} {:>14.2f} {:>14.2f} {:>7.2f}x {:>9.2e} {:>10.2f}\n", r.spec, r.points,
+                       r.exchanges, flops / r.splgen_ns, flops / r.fftw_ns, r.fftw_ns / r.splgen_ns, r.error,
+                       r.exchange_gbytes(o.ranks, o.precision));
   }
   return out;
 }

@@ -30,6 +30,9 @@ struct MpiBenchRow {
   int exchanges = 0;
   double splgen_ns = 0, fftw_ns = 0;  // medians, the slowest rank each time
   double error = 0;                   // relative RMS of splgen's y against FFTW-MPI's
+  double exchange_ns = 0;             // one MPI_Alltoall of the kernel's blocks (the model's network)
+  // GB/s a rank sends into the others in that exchange ((p-1)/p of its part).
+  double exchange_gbytes(int ranks, Precision precision) const;
 };
 
 // Throws FormulaError for a spec the ranks cannot share, CompileError, or std::runtime_error

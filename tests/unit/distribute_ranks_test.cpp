@@ -6,6 +6,7 @@
 #include <random>
 
 #include "generator/driver/pipeline.h"
+#include "generator/driver/scale_model.h"
 #include "generator/ir/dense.h"
 
 namespace splgen::driver {
@@ -68,6 +69,38 @@ TEST(DistributedKernelErrors, RefusedInOneLine) {
   EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);  // 3 does not divide 64
   o.target = "cpp", o.ranks = 2;
   EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);  // one process
+}
+
+}  // namespace
+}  // namespace splgen::driver
+
+namespace splgen::driver {
+namespace {
+
+// The scale model (driver/scale_model.h): what it counts, on specs whose counts are known.
+TEST(ScaleModel, CountsTheFormulasWorkAndExchanges) {
+  GenOptions o;
+  o.target = "mpi";
+  const Machine m{10, 10, 12.5, 2};
+  const Prediction two = predict("DFT(2^20)", o, 2, m), four = predict("DFT(2^20)", o, 4, m);
+  int exchanges = 0;
+  for (const StepTime &s : two.steps) exchanges += s.exchange;
+  EXPECT_EQ(exchanges, 3);
+  // 5 N log2 N pseudo-flops in all, plus the twiddles, shared by the ranks
+  const double n = 1 << 20, flops = 5 * n * 20;
+  EXPECT_GT(two.compute, flops / 2 / 10e9);
+  EXPECT_LT(two.compute, 1.2 * flops / 2 / 10e9 + 3 * 2 * 16 * n / 2 / 10e9);
+  EXPECT_NEAR(four.compute / two.compute, 0.5, 0.05);
+  // an exchange: (p-1) latencies and (p-1)/p of the local part over the link
+  const double bytes = 16 * n / 2;
+  EXPECT_NEAR(two.steps[1].seconds, 2e-6 + bytes / 2 / 12.5e9, 1e-9);
+  EXPECT_DOUBLE_EQ(two.total, two.compute + two.exchange);
+  // the size limit is per rank in code, and absent in the model
+  EXPECT_NO_THROW(predict("DFT(1024 x 1024 x 1024)", o, 2, m));
+  o.ranks = 2;
+  EXPECT_THROW(start("DFT(2^26)", o), FormulaError);
+  o.ranks = 4;
+  EXPECT_NO_THROW(start("DFT(2^26)", o));
 }
 
 }  // namespace
