@@ -28,7 +28,34 @@ constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries
 constexpr int64_t kMaxPrintedTable = 4096;  // complex entries; larger tables with a recipe are computed on first use
 
 bool is_computed_table(const Buffer &b) {
-  return b.role == BufferRole::Table && b.recipe.N > 0 && b.size > kMaxPrintedTable;
+  return b.role == BufferRole::Table && b.recipe.N > 0 && (b.size > kMaxPrintedTable || b.recipe.worker_stride > 0);
+}
+
+// One rank's slice of a twiddle table (lower/slice_rank_tables.h): entries [worker * S, + size),
+// computed when a thread first asks for that rank's, kept per thread.
+std::string computed_slice(const std::string &name, const Buffer &b, const std::string &real) {
+  const Buffer::Recipe &r = b.recipe;
+  return fmt::format(
+      "// entries [worker * {S}, + {C}) of T({N}, {n}, {k}) in diagonal order: this rank's twiddles only.\n"
+      "static const {real} *{name}_values(long worker) {{\n"
+      "  static thread_local long cached = -1;\n"
+      "  static thread_local std::vector<{real}> table;\n"
+      "  if (cached != worker) {{\n"
+      "    table.resize(2 * {C}L);\n"
+      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
+      "    for (long i = 0; i < {C}L; ++i) {{\n"
+      "      const long q = worker * {S}L + i;\n"
+      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
+      "      if (e < 0) e += {N}L;\n"
+      "      table[2 * i] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
+      "      table[2 * i + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
+      "    }}\n"
+      "    cached = worker;\n"
+      "  }}\n"
+      "  return table.data();\n"
+      "}}\n",
+      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
+      fmt::arg("S", r.worker_stride), fmt::arg("C", b.size), fmt::arg("real", real), fmt::arg("name", name));
 }
 
 // A twiddle table too large to print (megabytes of literals): a function that fills it on
@@ -615,7 +642,8 @@ struct Emitter : simd::ScalarNames {
       if (b.values.empty()) throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
       if (!file_scope.empty()) file_scope += "\n";
       if (is_computed_table(b)) {
-        file_scope += computed_table(buffer_names[i], b, real);
+        file_scope += b.recipe.worker_stride > 0 ? computed_slice(buffer_names[i], b, real)
+                                                 : computed_table(buffer_names[i], b, real);
         continue;
       }
       fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], 2 * b.values.size());
@@ -673,7 +701,8 @@ struct Emitter : simd::ScalarNames {
     out += dma_preamble();
     for (std::size_t i = 2; i < f.buffers.size(); ++i)
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
-        fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
+        fmt::format_to(emit, "  const {} *const {} = {}_values({});\n", real, buffer_names[i], buffer_names[i],
+                       f.buffers[i].recipe.worker_stride > 0 ? "worker" : "");
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
     if (!buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
     if (!buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)y;\n";

@@ -4,6 +4,7 @@
 
 #include "generator/driver/threads.h"
 #include "generator/lower/merge_loops.h"
+#include "generator/lower/slice_rank_tables.h"
 
 namespace splgen::driver {
 
@@ -33,7 +34,7 @@ RankLoops rank_loops(const lower::RankProgram &p, const std::string &name,
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     RankLoops::Step step{p.steps[i].exchange, {}};
     if (!step.exchange) {
-      step.local = lower(p.steps[i].local, fmt::format("{}_step{}", name, i));
+      step.local = lower::slice_rank_tables(lower(p.steps[i].local, fmt::format("{}_step{}", name, i)));
       step.local.workers = has_parallel_loop(step.local) ? p.ranks : 1;
     }
     r.steps.push_back(std::move(step));

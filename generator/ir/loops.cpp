@@ -397,7 +397,11 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64
   if (int64_t(x.size()) != f.cols) throw std::invalid_argument("interpret: input size mismatch");
   Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}, rank};
   for (const Buffer &b : f.buffers) {
-    if (b.role == BufferRole::Table)
+    if (b.role == BufferRole::Table && b.recipe.worker_stride > 0) {  // one rank's slice
+      if (rank < 0) throw std::logic_error("interpret: a table sliced per rank needs the rank (interpret(f, x, rank))");
+      const auto first = b.values.begin() + rank * b.recipe.worker_stride;
+      m.buffers.emplace_back(first, first + b.size);
+    } else if (b.role == BufferRole::Table)
       m.buffers.push_back(b.values);
     else
       m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));

@@ -54,8 +54,11 @@ struct Buffer {
   // Table whose entry q is w_N^(k (q / n) (q % n)) (a twiddle diagonal T(N, n, k) in diagonal
   // order); N = 0 when the values have no such recipe. A backend may compute a large table
   // at run time from it instead of printing the values.
+  // worker_stride > 0: the table is one rank's slice (lower/slice_rank_tables.h), entries
+  // [worker * worker_stride, + size) of the recipe's; `values` stays the whole table.
   struct Recipe {
     int64_t N = 0, n = 0, k = 0;
+    int64_t worker_stride = 0;
   } recipe;
   bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
