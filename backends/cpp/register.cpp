@@ -25,7 +25,10 @@ class CppBackend final : public Backend {
     return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));
   }
   std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
-    return backends::emit_header(p.name(), cpp_options(o), p.loops.dma_tags > 0 && !p.codelet);
+    CppEmitOptions options = cpp_options(o);
+    options.in_place = !p.codelet && p.loops.in_place;
+    options.split = !p.codelet && p.loops.buffers.size() > 1 && p.loops.buffers[kOutputBuffer].split;
+    return backends::emit_header(p.name(), options, p.loops.dma_tags > 0 && !p.codelet);
   }
 };
 

@@ -11,6 +11,7 @@
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/measure/bench.h"
+#include "generator/measure/bench_layout.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/plot.h"
 #include "generator/measure/report.h"
@@ -125,6 +126,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
   add_threads_options(cmd, a.threads, a.threading);
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
+  add_io_layout_options(cmd, a.io, a.format);
   cmd->add_option("--wisdom", a.wisdom,
                   "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")
       ->type_name("FILE");
@@ -161,7 +163,8 @@ int run_bench(const BenchArgs &a) {
   };
   measure::BenchResult result;
   try {
-    result = measure::run_bench(options, progress);
+    const driver::IoLayoutOptions io = with_format(a.io, a.format);
+    result = io.plain() ? measure::run_bench(options, progress) : measure::run_layout_bench(options, io, progress);
   } catch (const measure::CompileError &e) {
     if (line_open) std::cerr << std::endl;
     // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.

@@ -16,6 +16,7 @@
 
 #include "generator/ir/print.h"
 #include "generator/driver/pipeline.h"
+#include "generator/measure/aligned_buffer.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/measure/real_fftw.h"
@@ -109,23 +110,6 @@ using Clock = std::chrono::steady_clock;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// Storage for 2n reals on a 64-byte boundary: every implementation gets the same alignment.
-template <class T>
-class AlignedBuffer {
- public:
-  explicit AlignedBuffer(std::size_t count)
-      : data_(static_cast<T *>(std::aligned_alloc(64, (count * sizeof(T) + 63) / 64 * 64))) {
-    if (!data_) throw std::bad_alloc();
-  }
-  T *get() const { return data_.get(); }
-
- private:
-  struct Free {
-    void operator()(T *p) const { std::free(p); }
-  };
-  std::unique_ptr<T, Free> data_;
-};
 
 // A spec to benchmark, checked before anything runs: its FFTW shape and sign.
 struct Target {

@@ -64,6 +64,8 @@ struct Implementation {
   // Not a transform: the data copied x -> y once per pass of the streamed kernel (memcpy), the
   // bandwidth floor of a kernel that reads and writes all of it each pass (issue 15).
   bool copy = false;
+  // bench with a layout (bench_layout.h): the same batch contiguous, interleaved, out of place.
+  bool contiguous = false;
 };
 
 struct BenchRow {

@@ -1,0 +1,59 @@
+// The command line of FFTW-style layouts (docs/transforms.md, "Layouts"): --batch, --istride,
+// --idist, --ostride, --odist, --in-place, --format split; their signatures and header
+// comments; bad values are one-line errors, exit 2.
+#include "tests/support/splgen_command_test.h"
+
+namespace splgen {
+namespace {
+
+using test::contains;
+using test::ProgramResult;
+
+class IoLayoutCliTest : public test::SplgenCommandTest {
+ protected:
+  IoLayoutCliTest() : SplgenCommandTest("splgen-io-layout-cli") {}
+};
+
+TEST_F(IoLayoutCliTest, BatchWithStridesKeepsTheSignatureAndStatesTheLayout) {
+  std::vector<std::string> args = {"gen", "DFT(256)", "--batch", "1000", "--istride", "1", "--idist", "256",
+                                   "--ostride", "1000", "--odist", "1"};
+  ProgramResult r = splgen(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 1000: y[b + 1000*j], x[256*b + j] (j < 256), interleaved complex, out-of-place"));
+  EXPECT_TRUE(contains(r.out, "void splgen_dft256_b1000_strided(double *__restrict y, const double *__restrict x)"));
+  EXPECT_EQ(splgen(args).out, r.out) << "deterministic";
+}
+
+TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
+  ProgramResult r = splgen({"gen", "DFT(64)", "--in-place", "--header", "k.h", "-o", "k.cpp"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string header = test::read_text_file(dir.file("k.h"));
+  EXPECT_TRUE(contains(header, "void splgen_dft64_inplace(double *__restrict xy);")) << header;
+  EXPECT_TRUE(contains(header, "interleaved complex, in-place")) << header;
+  r = splgen({"gen", "DFT(64)", "--format", "split", "--precision", "float"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "void splgen_dft64f_split(float *__restrict yr, float *__restrict yi, const float "
+                              "*__restrict xr, const float *__restrict xi)")) << r.out.substr(0, 800);
+  r = splgen({"gen", "DFT(64)", "--format", "split", "--in-place", "--isa", "avx2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "splgen_dft64_inplace_split(double *__restrict xyr, double *__restrict xyi)"));
+}
+
+TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
+  expect_error({"gen", "DFT(8)", "--batch", "0"}, "--batch 0: the number of transforms must be at least 1");
+  expect_error({"gen", "DFT(8)", "--istride", "-1"}, "strides must be at least 1");
+  expect_error({"gen", "DFT(8)", "--ostride", "0"}, "strides must be at least 1");
+  expect_error({"gen", "DFT(8)", "--batch", "2", "--idist", "-8"}, "distances must not be negative");
+  expect_error({"gen", "DFT(8)", "--batch", "2", "--odist", "4"}, "two outputs of the 2 x 8 elements fall on one element");
+  expect_error({"gen", "DFT(8)", "--batch", "3", "--ostride", "2", "--odist", "1"}, "fall on one element");
+  expect_error({"gen", "RDFT(8)", "--in-place"}, "--in-place: RDFT(8) reads 8 and writes 5");
+  expect_error({"gen", "DFT(8)", "--in-place", "--istride", "2"}, "--in-place: input and output layouts must be the same");
+  expect_error({"gen", "RDFT(8)", "--format", "split"}, "--format split: the spec has a real side");
+  expect_error({"gen", "DFT(8)", "--format", "planar"}, "--format");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, streamed loops, tags or block layouts are not built yet");
+  expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
+  expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
+}
+
+}  // namespace
+}  // namespace splgen
