@@ -77,7 +77,7 @@ struct IoBuffer {
 template <class T>
 std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::complex<T>> &x) {
   const int64_t out_range = c.in_place ? int64_t(x.size()) : c.range(c.ostride, c.out_dist());
-  std::vector<std::complex<T>> in = x, out_storage(std::size_t(out_range));
+  std::vector<std::complex<T>> in = x, out_storage(static_cast<std::size_t>(out_range));
   std::vector<std::complex<T>> &out = c.in_place ? in : out_storage;
   const int sign = c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, rank = int(c.dims.size());
   std::vector<T> ri(in.size()), ii(in.size()), ro(out.size()), io(out.size());
@@ -85,7 +85,7 @@ std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::
     fftw_plan p;
     if (c.split) {  // guru split: the inverse swaps real and imaginary parts (FFTW manual, 4.5.3)
       for (std::size_t i = 0; i < in.size(); ++i) ri[i] = in[i].real(), ii[i] = in[i].imag();
-      std::vector<fftw_iodim> dims(std::size_t(rank));
+      std::vector<fftw_iodim> dims(static_cast<std::size_t>(rank));
       int64_t is = c.istride, os = c.ostride;
       for (int d = rank; d-- > 0;) dims[std::size_t(d)] = {c.dims[std::size_t(d)], int(is), int(os)}, is *= c.dims[std::size_t(d)], os *= c.dims[std::size_t(d)];
       fftw_iodim many{int(c.batch), int(c.in_dist()), int(c.out_dist())};
@@ -106,7 +106,7 @@ std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::
     fftwf_plan p;
     if (c.split) {
       for (std::size_t i = 0; i < in.size(); ++i) ri[i] = in[i].real(), ii[i] = in[i].imag();
-      std::vector<fftwf_iodim> dims(std::size_t(rank));
+      std::vector<fftwf_iodim> dims(static_cast<std::size_t>(rank));
       int64_t is = c.istride, os = c.ostride;
       for (int d = rank; d-- > 0;) dims[std::size_t(d)] = {c.dims[std::size_t(d)], int(is), int(os)}, is *= c.dims[std::size_t(d)], os *= c.dims[std::size_t(d)];
       fftwf_iodim many{int(c.batch), int(c.in_dist()), int(c.out_dist())};
@@ -138,7 +138,7 @@ void check(const test::SharedObject &lib, const Case &c, const std::string &name
   const int64_t n = c.n(), in_range = c.range(c.istride, c.in_dist()), out_range = c.range(c.ostride, c.out_dist());
   std::mt19937_64 rng(std::uint64_t(n * 131 + c.batch));
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<std::complex<T>> x(std::size_t(in_range));
+  std::vector<std::complex<T>> x(static_cast<std::size_t>(in_range));
   for (auto &v : x) v = {T(uniform(rng)), T(uniform(rng))};
   IoBuffer<T> xb(c.split, x.size(), x_offset), yb(c.split, std::size_t(out_range), y_offset);
   for (std::size_t i = 0; i < x.size(); ++i) xb.set(i, x[i]);

@@ -25,7 +25,7 @@ TEST_F(IoLayoutCliTest, BatchWithStridesKeepsTheSignatureAndStatesTheLayout) {
 }
 
 TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
-  ProgramResult r = splgen({"gen", "DFT(64)", "--in-place", "--header", "k.h", "-o", "k.cpp"});
+  ProgramResult r = splgen({"gen", "DFT(64)", "--in-place", "--header", dir.file("k.h"), "-o", dir.file("k.cpp")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string header = test::read_text_file(dir.file("k.h"));
   EXPECT_TRUE(contains(header, "void splgen_dft64_inplace(double *__restrict xy);")) << header;
