@@ -43,7 +43,7 @@ struct Case {
   std::string spec() const {
     std::string s;
     for (int d : dims) s += (s.empty() ? "" : " x ") + std::to_string(d);
-    return "DFT(" + s + ")";
+    return "DFT(" + s + (inverse && dims.size() > 1 ? ", -1)" : ")");  // --inverse takes 1D specs only
   }
 };
 
@@ -187,7 +187,7 @@ void generate_compile_and_check(const std::vector<Case> &cases) {
     o.name = fmt::format("k{}", i);
     o.precision = c.precision;
     o.isa = c.isa;
-    o.inverse = c.inverse;
+    o.inverse = c.inverse && c.dims.size() == 1;
     o.io.batch = c.batch;
     o.io.istride = c.istride;
     o.io.ostride = c.ostride;
