@@ -106,6 +106,11 @@ bool streamed_spec(const std::string &spec);
 // engine, FFTW_MEASURE, the bandwidth floor ("memcpy floor": passes x one copy of the data).
 std::vector<Implementation> bench_implementations(const BenchOptions &options);
 
+// The metadata of a run (spec, direction, isa, precision, cpu, compiler and its version,
+// flags, FFTW's version, date, splgen's version, min_time_ms), in report order.
+std::vector<std::pair<std::string, std::string>> bench_meta(const BenchOptions &options, const std::string &spec,
+                                                           bool inverse);
+
 // Called with pieces of progress text; a piece ending in '\n' ends a size's line.
 using BenchProgress = std::function<void(const std::string &text)>;
 

@@ -12,15 +12,10 @@
 #include "generator/measure/aligned_buffer.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/fftw_layout.h"
-#include "generator/measure/machine.h"
 #include "generator/measure/reference.h"
 #include "generator/measure/sizes.h"
 #include "generator/measure/timer.h"
 #include "generator/parse/formula_parser.h"
-
-#ifndef SPLGEN_VERSION
-#define SPLGEN_VERSION "0"
-#endif
 
 namespace splgen::measure {
 
@@ -188,23 +183,10 @@ BenchResult run_layout_bench(const BenchOptions &o, const driver::IoLayoutOption
     targets.push_back(layout_target(fmt::format("{}({})", o.kind, n), o.inverse));
   BenchResult result;
   result.implementations = layout_bench_implementations(o);
-  const std::string compiler = o.compiler.empty() ? default_compiler() : o.compiler;
   const Spl first = parse::parse_formula(targets.front().spec);
-  result.meta = {
-      {"spec", o.spec.empty() ? o.kind + "(n)" : o.spec},
-      {"layout", driver::describe_io_layout(driver::batched_spec(first, io), io)},
-      {"direction", targets.front().sign > 0 ? "inverse" : "forward"},
-      {"isa", isa_name(o.isa)},
-      {"precision", o.precision == Precision::Float ? "float" : "double"},
-      {"cpu", cpu_model()},
-      {"compiler", compiler},
-      {"compiler_version", compiler_version(compiler)},
-      {"flags", o.flags},
-      {"fftw_version", fftw_version_string()},
-      {"date", utc_timestamp()},
-      {"splgen_version", SPLGEN_VERSION},
-      {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
-  };
+  result.meta = bench_meta(o, o.spec.empty() ? o.kind + "(n)" : o.spec, targets.front().sign > 0);
+  result.meta.insert(result.meta.begin() + 1, {"layout", driver::describe_io_layout(driver::batched_spec(first, io), io)});
+
   for (std::size_t s = 0; s < targets.size(); ++s) {
     driver::GenOptions check;
     check.io = io;

@@ -1,11 +1,10 @@
 // Kernels with FFTW's advanced-interface layouts, in place and in split format
 // (docs/transforms.md, "Layouts"), compiled and run at misaligned pointers against FFTW3's
-// plan_many_dft / plan_guru_split_dft on the same memory and against the O(n^2) long-double
+// guru plans (plan_guru64_dft / _split_dft) of the same layout and against the O(n^2) long-double
 // DFT of every transform. The output's gaps must keep what was there (nothing written
 // outside the layout), and an out-of-place kernel must leave its input alone.
 #include <gtest/gtest.h>
 
-#include <fftw3.h>
 #include <fmt/format.h>
 
 #include <cfloat>
@@ -16,8 +15,10 @@
 #include <random>
 
 #include "generator/driver/pipeline.h"
+#include "generator/measure/fftw_layout.h"
 #include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
+#include "tests/support/misaligned.h"
 #include "tests/support/reference.h"
 #include "tests/support/spec_reference.h"
 
@@ -47,22 +48,12 @@ struct Case {
   }
 };
 
-template <class T>
-struct Misaligned {  // `reals` numbers at 64k + offset bytes
-  std::unique_ptr<T[]> storage;
-  T *data;
-  Misaligned(std::size_t reals, std::size_t offset_bytes) : storage(new T[reals + 32]) {
-    auto address = reinterpret_cast<std::uintptr_t>(storage.get());
-    data = reinterpret_cast<T *>((address + 63) / 64 * 64 + offset_bytes);
-  }
-};
-
 // The complex buffer of a kernel, interleaved or split, at a misaligned address.
 template <class T>
 struct IoBuffer {
   bool split;
   std::size_t size;
-  Misaligned<T> a, b;  // interleaved: a; split: a real parts, b imaginary parts
+  test::Misaligned<T> a, b;  // interleaved: a; split: a real parts, b imaginary parts
   IoBuffer(bool s, std::size_t n, std::size_t offset) : split(s), size(n), a(s ? n : 2 * n, offset), b(s ? n : 0, offset) {}
   std::complex<T> get(std::size_t i) const {
     return split ? std::complex<T>(a.data[i], b.data[i]) : std::complex<T>(a.data[2 * i], a.data[2 * i + 1]);
@@ -73,60 +64,27 @@ struct IoBuffer {
   }
 };
 
-// FFTW's advanced interface on the same layout: the logical outputs, transform after transform.
+// FFTW's guru plan of the same layout (measure::FftwLayoutPlan, what bench times) on copies of
+// the memory: the logical outputs, transform after transform.
 template <class T>
 std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::complex<T>> &x) {
-  const int64_t out_range = c.in_place ? int64_t(x.size()) : c.range(c.ostride, c.out_dist());
-  std::vector<std::complex<T>> in = x, out_storage(static_cast<std::size_t>(out_range));
-  std::vector<std::complex<T>> &out = c.in_place ? in : out_storage;
-  const int sign = c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, rank = int(c.dims.size());
-  std::vector<T> ri(in.size()), ii(in.size()), ro(out.size()), io(out.size());
-  if constexpr (std::is_same_v<T, double>) {
-    fftw_plan p;
-    if (c.split) {  // guru split: the inverse swaps real and imaginary parts (FFTW manual, 4.5.3)
-      for (std::size_t i = 0; i < in.size(); ++i) ri[i] = in[i].real(), ii[i] = in[i].imag();
-      std::vector<fftw_iodim> dims(static_cast<std::size_t>(rank));
-      int64_t is = c.istride, os = c.ostride;
-      for (int d = rank; d-- > 0;) dims[std::size_t(d)] = {c.dims[std::size_t(d)], int(is), int(os)}, is *= c.dims[std::size_t(d)], os *= c.dims[std::size_t(d)];
-      fftw_iodim many{int(c.batch), int(c.in_dist()), int(c.out_dist())};
-      double *o_r = c.in_place ? ri.data() : ro.data(), *o_i = c.in_place ? ii.data() : io.data();
-      p = c.inverse ? fftw_plan_guru_split_dft(rank, dims.data(), 1, &many, ii.data(), ri.data(), o_i, o_r, FFTW_ESTIMATE)
-                    : fftw_plan_guru_split_dft(rank, dims.data(), 1, &many, ri.data(), ii.data(), o_r, o_i, FFTW_ESTIMATE);
-      fftw_execute(p);
-      for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = c.in_place ? std::complex<T>(ri[i], ii[i]) : std::complex<T>(ro[i], io[i]);
-    } else {
-      p = fftw_plan_many_dft(rank, c.dims.data(), int(c.batch), reinterpret_cast<fftw_complex *>(in.data()), nullptr,
-                             int(c.istride), int(c.in_dist()), reinterpret_cast<fftw_complex *>(out.data()), nullptr,
-                             int(c.ostride), int(c.out_dist()), sign, FFTW_ESTIMATE);
-      fftw_execute(p);
-    }
-    fftw_destroy_plan(p);
-  } else {
-    fftwf_plan p;
-    if (c.split) {
-      for (std::size_t i = 0; i < in.size(); ++i) ri[i] = in[i].real(), ii[i] = in[i].imag();
-      std::vector<fftwf_iodim> dims(static_cast<std::size_t>(rank));
-      int64_t is = c.istride, os = c.ostride;
-      for (int d = rank; d-- > 0;) dims[std::size_t(d)] = {c.dims[std::size_t(d)], int(is), int(os)}, is *= c.dims[std::size_t(d)], os *= c.dims[std::size_t(d)];
-      fftwf_iodim many{int(c.batch), int(c.in_dist()), int(c.out_dist())};
-      float *o_r = c.in_place ? ri.data() : ro.data(), *o_i = c.in_place ? ii.data() : io.data();
-      p = c.inverse ? fftwf_plan_guru_split_dft(rank, dims.data(), 1, &many, ii.data(), ri.data(), o_i, o_r, FFTW_ESTIMATE)
-                    : fftwf_plan_guru_split_dft(rank, dims.data(), 1, &many, ri.data(), ii.data(), o_r, o_i, FFTW_ESTIMATE);
-      fftwf_execute(p);
-      for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = c.in_place ? std::complex<T>(ri[i], ii[i]) : std::complex<T>(ro[i], io[i]);
-    } else {
-      p = fftwf_plan_many_dft(rank, c.dims.data(), int(c.batch), reinterpret_cast<fftwf_complex *>(in.data()), nullptr,
-                              int(c.istride), int(c.in_dist()), reinterpret_cast<fftwf_complex *>(out.data()), nullptr,
-                              int(c.ostride), int(c.out_dist()), sign, FFTW_ESTIMATE);
-      fftwf_execute(p);
-    }
-    fftwf_destroy_plan(p);
-  }
+  const std::size_t out_range = std::size_t(c.in_place ? int64_t(x.size()) : c.range(c.ostride, c.out_dist()));
+  std::vector<T> ri(x.size()), ii(x.size()), ro(out_range), io(out_range), in(2 * x.size()), out(2 * out_range);
+  for (std::size_t i = 0; i < x.size(); ++i) ri[i] = in[2 * i] = x[i].real(), ii[i] = in[2 * i + 1] = x[i].imag();
+  measure::FftwLayout l{c.dims, c.batch, c.istride, c.in_dist(), c.ostride, c.out_dist(), c.split};
+  const Precision p = std::is_same_v<T, float> ? Precision::Float : Precision::Double;
+  const int sign = c.inverse ? 1 : -1;
+  T *yr = c.split ? (c.in_place ? ri.data() : ro.data()) : (c.in_place ? in.data() : out.data());
+  T *yi = c.split ? (c.in_place ? ii.data() : io.data()) : nullptr;
+  measure::FftwLayoutPlan(p, l, sign, measure::FftwEffort::Estimate, c.split ? ri.data() : in.data(),
+                          c.split ? ii.data() : nullptr, yr, yi)
+      .execute();
   std::vector<std::complex<T>> logical;
   for (int64_t b = 0; b < c.batch; ++b)
-    for (int64_t j = 0; j < c.n(); ++j) logical.push_back(out[std::size_t(b * c.out_dist() + j * c.ostride)]);
+    for (int64_t j = 0; j < c.n(); ++j) {
+      std::size_t at = std::size_t(b * c.out_dist() + j * c.ostride);
+      logical.push_back(yi ? std::complex<T>(yr[at], yi[at]) : std::complex<T>(yr[2 * at], yr[2 * at + 1]));
+    }
   return logical;
 }
 

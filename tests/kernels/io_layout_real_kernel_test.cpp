@@ -17,6 +17,7 @@
 #include "generator/driver/pipeline.h"
 #include "generator/ir/real_kind.h"
 #include "tests/support/kernel_loader.h"
+#include "tests/support/misaligned.h"
 #include "tests/support/real_reference.h"
 
 namespace splgen {
@@ -36,16 +37,6 @@ struct RealCase {
   int64_t in_dist() const { return idist.value_or(in_n() * istride); }
   int64_t out_dist() const { return odist.value_or(out_n() * ostride); }
   std::string spec() const { return fmt::format("{}({})", real_kind_name(kind), n); }
-};
-
-// Physical reals of a side: `count` elements of 1 or 2 reals, at 64k + offset bytes.
-struct Memory {
-  std::unique_ptr<double[]> storage;
-  double *data;
-  Memory(std::size_t reals, std::size_t offset) : storage(new double[reals + 32]) {
-    auto address = reinterpret_cast<std::uintptr_t>(storage.get());
-    data = reinterpret_cast<double *>((address + 63) / 64 * 64 + offset);
-  }
 };
 
 // FFTW's many-plan of the case on copies of the memory: y's reals.
@@ -86,7 +77,7 @@ void check(const test::SharedObject &lib, const RealCase &c, const std::string &
       x[std::size_t(2 * b * c.in_dist() + 1)] = 0;
       if (c.n % 2 == 0) x[std::size_t(2 * (b * c.in_dist() + c.n / 2 * c.istride) + 1)] = 0;
     }
-  Memory xm(x_reals, xo), ym(y_reals, yo);
+  test::Misaligned<double> xm(x_reals, xo), ym(y_reals, yo);
   std::copy(x.begin(), x.end(), xm.data);
   std::fill(ym.data, ym.data + y_reals, 777.0);
   if (c.in_place) lib.symbol<void(double *)>(name)(xm.data);

@@ -39,6 +39,32 @@ TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
   EXPECT_TRUE(contains(r.out, "splgen_dft64_inplace_split(double *__restrict xyr, double *__restrict xyi)"));
 }
 
+// bench with a layout: the kernel, the contiguous kernel and FFTW's guru plans of both, each
+// checked against fftwl (the error column) before it is timed.
+TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
+  for (std::vector<std::string> layout : {std::vector<std::string>{"--batch", "4", "--ostride", "4", "--odist", "1"},
+                                          {"--in-place", "--batch", "3"}, {"--format", "split"},
+                                          {"--format", "split", "--in-place", "--inverse"}}) {
+    std::vector<std::string> args = {"bench", "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
+                                     "--json", dir.file("b.json")};
+    args.insert(args.end(), layout.begin(), layout.end());
+    ProgramResult r = splgen(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char *column : {"splgen scalar contiguous", "FFTW_MEASURE contiguous", "vs scalar contiguous", "vs MEASURE"})
+      EXPECT_TRUE(contains(r.out, column)) << column << "\n" << r.out;
+    std::string json = test::read_text_file(dir.file("b.json"));
+    EXPECT_TRUE(contains(json, "\"layout\"")) << json;
+    std::size_t at = json.find("\"error\": {");
+    ASSERT_NE(at, std::string::npos) << json;
+    std::string errors = json.substr(at, json.find('}', at) - at);
+    EXPECT_FALSE(contains(errors, "null")) << errors;
+    for (const char *id : {"splgen_scalar", "splgen_contiguous", "fftw_measure", "fftw_measure_contiguous"})
+      EXPECT_TRUE(contains(errors, id)) << errors;
+  }
+  expect_error({"bench", "RDFT(16)", "--batch", "2"}, "bench with a layout");
+  expect_error({"bench", "DFT(16)", "--batch", "2", "--threads", "2"}, "bench with a layout");
+}
+
 TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--batch", "0"}, "--batch 0: the number of transforms must be at least 1");
   expect_error({"gen", "DFT(8)", "--istride", "-1"}, "strides must be at least 1");
