@@ -367,7 +367,9 @@ LoopProgram run_loops(const Compilation &c) {
                        std::string(p.loops.dma_tags == 0 ? "this formula" : "every pass of this formula") +
                        " (s must divide the sizes it splits; docs/streaming.md)");
   const Spl &f = c.expansion.formula;
-  if (f && c.options.io.plain() && backend_of(c.options).prints_complex_codelets() &&
+  const IoLayoutOptions &io = c.options.io;  // the codelet reads x[i] and writes y[i], or xy in place
+  const bool codelet_layout = io.plain() || (io.in_place && io.batch == 1 && !io.strided() && !io.split);
+  if (f && codelet_layout && backend_of(c.options).prints_complex_codelets() &&
       !vector_widths(c.options.isa, c.options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
     p.codelet = lower::lower_complex_codelet(f->a, f->b);
   return p;

@@ -181,6 +181,7 @@ std::vector<Case> layouts(const std::vector<int> &dims, Precision p, Isa isa) {
   add({{}, 3, 1, 3, n, 1, false, false, true});      // issue 16's example: transposed output, inverse
   add({{}, 3, 2, 3, 2 * n + 3, 1 + 3 * n});           // gaps inside and between transforms
   add({{}, 1, 3, 2});                                 // one transform, strided
+  add({{}, 1, 1, 1, {}, {}, true});                   // one transform in place (AVX2: the complex codelet up to 8)
   add({{}, 4, 1, 1, {}, {}, true});                   // in place
   add({{}, 3, 2, 2, 2 * n + 1, 2 * n + 1, true});     // in place, strided with gaps
   add({{}, 3, 1, 1, {}, {}, false, true});            // split
