@@ -3,15 +3,18 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include "generator/ir/print.h"
 #include "generator/measure/aligned_buffer.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/fftw_layout.h"
+#include "generator/measure/real_fftw.h"
 #include "generator/measure/reference.h"
 #include "generator/measure/sizes.h"
 #include "generator/measure/timer.h"
@@ -24,13 +27,26 @@ namespace {
 struct LayoutTarget {
   std::string spec;
   std::vector<int> dims;
-  std::int64_t n = 0;  // points of one transform
+  std::int64_t n = 0;  // points of one transform (a real transform: its size)
   int sign = -1;
+  std::optional<RealKind> real;
+  // elements of one transform in x and y; reals per element of each (1 on a real side)
+  std::int64_t in_n() const { return real == RealKind::IRDFT ? n / 2 + 1 : n; }
+  std::int64_t out_n() const { return real == RealKind::RDFT ? n / 2 + 1 : n; }
+  std::int64_t in_reals() const { return real && real != RealKind::IRDFT ? 1 : 2; }
+  std::int64_t out_reals() const { return real && real != RealKind::RDFT ? 1 : 2; }
 };
 
 LayoutTarget layout_target(const std::string &text, bool inverse) {
   const Spl spec = parse::parse_formula(text);
   LayoutTarget t{text, {}, spec->rows, 0};
+  if (spec->kind == SplKind::RealTransform) {
+    if (!has_fftw_twin(real_kind(spec)) || inverse)
+      throw FormulaError(fmt::format("bench with a layout compares with FFTW's plan of the kind, forward: not {}{}",
+                                     print(spec), inverse ? " --inverse" : ""));
+    t.n = spec->a, t.dims = {int(spec->a)}, t.sign = -1, t.real = real_kind(spec);
+    return t;
+  }
   if (spec->kind == SplKind::DFT) t.dims = {int(spec->a)};
   if (spec->kind == SplKind::DFTnd)
     for (int64_t d : spec->perm) t.dims.push_back(int(d));
@@ -38,43 +54,69 @@ LayoutTarget layout_target(const std::string &text, bool inverse) {
   t.sign = b == 1 || t.n <= 2 ? -1 : b == t.n - 1 ? 1 : 0;
   if (t.dims.empty() || t.sign == 0 || t.n < 2 || t.n > kMaxBenchSize)
     throw FormulaError(fmt::format("bench with a layout (--batch, strides, --in-place, --format split) takes DFT(n), "
-                                   "DFT(n,-1) or DFT(a x b ...) of 2 to 2^24 points, not {}", print(spec)));
+                                   "DFT(n,-1), DFT(a x b ...) of 2 to 2^24 points or a real transform with an FFTW twin, not {}", print(spec)));
   return t;
 }
 
-// One implementation's memory: x (and y out of place), each one interleaved array or two split ones.
+// Where the elements of one side lie: element j of transform b at b*dist + j*stride, `reals`
+// reals each (interleaved), or one in each of two arrays (split).
+struct Side {
+  std::int64_t n, stride, dist, reals;
+  bool split;
+  std::size_t array_reals(std::int64_t batch) const {
+    return std::size_t((split ? 1 : reals) * ((batch - 1) * dist + (n - 1) * stride + 1));
+  }
+  // Real p of element j of transform b: (array, index).
+  std::pair<int, std::size_t> at(std::int64_t b, std::int64_t j, std::int64_t p) const {
+    const std::int64_t e = b * dist + j * stride;
+    return split ? std::pair<int, std::size_t>{int(p), std::size_t(e)} : std::pair<int, std::size_t>{0, std::size_t(reals * e + p)};
+  }
+};
+
+// One implementation's memory: x (and y out of place), each one array or two split ones.
 template <class T>
 struct Memory {
   std::unique_ptr<AlignedBuffer<T>> xr, xi, yr, yi;
-  Memory(std::int64_t in, std::int64_t out, bool in_place, bool split) {
-    const std::size_t f = split ? 1 : 2;
-    xr = std::make_unique<AlignedBuffer<T>>(f * std::size_t(in));
-    if (split) xi = std::make_unique<AlignedBuffer<T>>(std::size_t(in));
+  Memory(std::size_t in, std::size_t out, bool in_place, bool split) {
+    xr = std::make_unique<AlignedBuffer<T>>(in);
+    if (split) xi = std::make_unique<AlignedBuffer<T>>(in);
     if (in_place) return;
-    yr = std::make_unique<AlignedBuffer<T>>(f * std::size_t(out));
-    if (split) yi = std::make_unique<AlignedBuffer<T>>(std::size_t(out));
+    yr = std::make_unique<AlignedBuffer<T>>(out);
+    if (split) yi = std::make_unique<AlignedBuffer<T>>(out);
   }
   T *x(bool imag) const { return imag ? (xi ? xi->get() : nullptr) : xr->get(); }
   T *y(bool imag) const { return yr ? (imag ? (yi ? yi->get() : nullptr) : yr->get()) : x(imag); }
 };
 
-// Element i of an array pair: interleaved (im null) or split.
+// The batch's reference outputs, transform after transform, as reals: fftwl's.
 template <class T>
-std::complex<T> get(const T *re, const T *im, std::size_t i) { return im ? std::complex<T>(re[i], im[i]) : std::complex<T>(re[2 * i], re[2 * i + 1]); }
-template <class T>
-void put(T *re, T *im, std::size_t i, std::complex<T> v) {
-  if (im) re[i] = v.real(), im[i] = v.imag();
-  else re[2 * i] = v.real(), re[2 * i + 1] = v.imag();
+std::vector<long double> reference_reals(const LayoutTarget &t, std::int64_t batch, const std::vector<T> &input) {
+  std::vector<long double> out;
+  if (!t.real) {
+    std::vector<std::complex<long double>> x(input.size() / 2);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = {input[2 * i], input[2 * i + 1]};
+    for (const auto &v : fftwl_many(x, t.dims, int(batch), t.sign)) out.push_back(v.real()), out.push_back(v.imag());
+    return out;
+  }
+  const std::size_t per = std::size_t(t.in_n() * t.in_reals());
+  for (std::int64_t b = 0; b < batch; ++b) {
+    std::vector<long double> one(input.begin() + std::ptrdiff_t(b * per), input.begin() + std::ptrdiff_t((b + 1) * per));
+    for (long double v : fftwl_real(*t.real, t.n, std::move(one))) out.push_back(v);
+  }
+  return out;
 }
 
 template <class T>
 BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const driver::IoLayoutOptions &io,
                            const std::vector<Implementation> &impls, const BenchProgress &say) {
-  const std::int64_t B = io.batch, N = t.n;
-  const std::int64_t is = io.istride, id = io.idist.value_or(N * is), os = io.ostride, od = io.odist.value_or(N * os);
-  const std::int64_t in_range = (B - 1) * id + (N - 1) * is + 1, out_range = (B - 1) * od + (N - 1) * os + 1;
+  const std::int64_t B = io.batch;
   const driver::IoLayoutOptions contiguous{B};
   auto layout_of = [&](const Implementation &impl) { return impl.contiguous ? contiguous : io; };
+  auto sides = [&](const Implementation &impl) {  // x, y
+    const driver::IoLayoutOptions l = layout_of(impl);
+    return std::pair<Side, Side>{{t.in_n(), l.istride, l.idist.value_or(t.in_n() * l.istride), t.in_reals(), l.split},
+                                 {t.out_n(), l.ostride, l.odist.value_or(t.out_n() * l.ostride), t.out_reals(), l.split}};
+  };
 
   auto start = std::chrono::steady_clock::now();
   auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -98,11 +140,10 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < k; ++i) {
     const driver::IoLayoutOptions l = layout_of(impls[i]);
-    const bool layout = !impls[i].contiguous;
-    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(layout ? in_range : B * N, layout ? out_range : B * N,
-                                                            l.in_place, l.split));
+    const auto [x, y] = sides(impls[i]);
+    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x.array_reals(B), y.array_reals(B), l.in_place, l.split));
     if (!impls[i].splgen) {
-      FftwLayout f{t.dims, B, layout ? is : 1, layout ? id : N, layout ? os : 1, layout ? od : N, l.split};
+      FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real};
       plans[i] = std::make_unique<FftwLayoutPlan>(o.precision, f, t.sign, impls[i].effort, m.x(false), m.x(true),
                                                   m.y(false), m.y(true));
       runs[i] = [p = plans[i].get()](std::int64_t times) { p->execute(times); };
@@ -126,31 +167,45 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   }
   say(fmt::format(", planned {:.2f} s", since()));
 
-  // One random batch for all; each result's transforms against fftwl's.
+  // One random batch for all (the imaginary parts c2r ignores set to 0); each result's
+  // transforms against fftwl's.
   start = std::chrono::steady_clock::now();
-  std::mt19937_64 rng{std::uint64_t(N * 31 + B)};
+  std::mt19937_64 rng{std::uint64_t(t.n * 31 + B)};
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<std::complex<T>> input(std::size_t(B * N));
-  for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
-  const auto reference = fftwl_many(convert<long double>(input), t.dims, int(B), t.sign);
+  const std::int64_t in_per = t.in_n() * t.in_reals(), out_per = t.out_n() * t.out_reals();
+  std::vector<T> input(std::size_t(B * in_per));
+  for (T &v : input) v = T(uniform(rng));
+  if (t.real == RealKind::IRDFT)
+    for (std::int64_t b = 0; b < B; ++b) {
+      input[std::size_t(b * in_per + 1)] = 0;
+      if (t.n % 2 == 0) input[std::size_t(b * in_per + t.n + 1)] = 0;
+    }
+  const std::vector<long double> reference = reference_reals(t, B, input);
   BenchRow row;
-  row.n = B * N;
+  row.n = B * t.n;
   row.spec = t.spec;
-  row.repetitions = o.repetitions > 0 ? o.repetitions : default_repetitions(B * N);
+  row.repetitions = o.repetitions > 0 ? o.repetitions : default_repetitions(B * t.n);
   row.ns.assign(k, std::numeric_limits<double>::quiet_NaN());
   row.error = row.ns;
   for (std::size_t i = 0; i < k; ++i) {
-    const bool layout = !impls[i].contiguous, split = layout_of(impls[i]).split;
-    const std::int64_t xs = layout ? is : 1, xd = layout ? id : N, ys = layout ? os : 1, yd = layout ? od : N;
-    Memory<T> &m = *mem[i];
-    T *xi = split ? m.x(true) : nullptr, *yi = split ? m.y(true) : nullptr;
+    const auto [x, y] = sides(impls[i]);
+    const Memory<T> &m = *mem[i];
     for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t j = 0; j < N; ++j) put(m.x(false), xi, std::size_t(b * xd + j * xs), input[std::size_t(b * N + j)]);
+      for (std::int64_t j = 0; j < x.n; ++j)
+        for (std::int64_t p = 0; p < x.reals; ++p) {
+          auto [array, at] = x.at(b, j, p);
+          m.x(array == 1)[at] = input[std::size_t(b * in_per + j * x.reals + p)];
+        }
     runs[i](1);
-    std::vector<std::complex<T>> output;
+    long double err = 0, norm = 0;
     for (std::int64_t b = 0; b < B; ++b)
-      for (std::int64_t j = 0; j < N; ++j) output.push_back(get<T>(m.y(false), yi, std::size_t(b * yd + j * ys)));
-    row.error[i] = relative_rms_error(output, reference);
+      for (std::int64_t j = 0; j < y.n; ++j)
+        for (std::int64_t p = 0; p < y.reals; ++p) {
+          auto [array, at] = y.at(b, j, p);
+          const long double want = reference[std::size_t(b * out_per + j * y.reals + p)];
+          err += (m.y(array == 1)[at] - want) * (m.y(array == 1)[at] - want), norm += want * want;
+        }
+    row.error[i] = double(std::sqrt(err / norm));
   }
   say(fmt::format(", checked {:.2f} s", since()));
   start = std::chrono::steady_clock::now();

@@ -39,15 +39,18 @@ TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
   EXPECT_TRUE(contains(r.out, "splgen_dft64_inplace_split(double *__restrict xyr, double *__restrict xyi)"));
 }
 
-// bench with a layout: the kernel, the contiguous kernel and FFTW's guru plans of both, each
+// bench with a layout (complex and real kinds): the kernel, the contiguous kernel and FFTW's
+// guru plans of both, each
 // checked against fftwl (the error column) before it is timed.
 TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
   for (std::vector<std::string> layout : {std::vector<std::string>{"--batch", "4", "--ostride", "4", "--odist", "1"},
                                           {"--in-place", "--batch", "3"}, {"--format", "split"},
-                                          {"--format", "split", "--in-place", "--inverse"}}) {
-    std::vector<std::string> args = {"bench", "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
+                                          {"--format", "split", "--in-place", "--inverse"}, {"RDFT(12)", "--batch", "3", "--ostride", "2"},
+                                          {"IRDFT(13)", "--batch", "2", "--istride", "3"}, {"DCT2(12)", "--batch", "2", "--in-place"}}) {
+    const bool real = layout.front().find('(') != std::string::npos;  // a real spec first
+    std::vector<std::string> args = {"bench", real ? layout.front() : "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
                                      "--json", dir.file("b.json")};
-    args.insert(args.end(), layout.begin(), layout.end());
+    args.insert(args.end(), layout.begin() + real, layout.end());
     ProgramResult r = splgen(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (const char *column : {"splgen scalar contiguous", "FFTW_MEASURE contiguous", "vs scalar contiguous", "vs MEASURE"})
@@ -61,7 +64,7 @@ TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
     for (const char *id : {"splgen_scalar", "splgen_contiguous", "fftw_measure", "fftw_measure_contiguous"})
       EXPECT_TRUE(contains(errors, id)) << errors;
   }
-  expect_error({"bench", "RDFT(16)", "--batch", "2"}, "bench with a layout");
+  expect_error({"bench", "WHT(16)", "--batch", "2"}, "bench with a layout compares with FFTW's plan of the kind");
   expect_error({"bench", "DFT(16)", "--batch", "2", "--threads", "2"}, "bench with a layout");
 }
 
