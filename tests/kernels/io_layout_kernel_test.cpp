@@ -209,6 +209,9 @@ TEST(IoLayoutKernels, MultiDimScalar) { generate_compile_and_check(sizes(kMultiD
 TEST(IoLayoutKernels, SmallAvx2) { generate_compile_and_check(sizes(kSmall, Isa::Avx2)); }
 TEST(IoLayoutKernels, LargerAvx2) { generate_compile_and_check(sizes(kLarger, Isa::Avx2)); }
 TEST(IoLayoutKernels, MultiDimAvx2) { generate_compile_and_check(sizes(kMultiDim, Isa::Avx2)); }
+// The other vector widths (split format: lane by lane loads and stores in each register kind).
+TEST(IoLayoutKernels, Sse2) { generate_compile_and_check(sizes({{5}, {16}, {64}, {4, 6}}, Isa::Sse2)); }
+TEST(IoLayoutKernels, Avx512) { generate_compile_and_check(sizes({{5}, {16}, {64}, {1000}, {4, 6}}, Isa::Avx512)); }
 
 // Issue 16's example: 1000 DFT(256), read contiguously, written transposed (FFTW's
 // howmany-interleaved output), AVX2 and double.
