@@ -183,10 +183,9 @@ struct Emitter : simd::ScalarNames {
       : f(fn), prec(p), real(p == Precision::Float ? "float" : "double"), isa(i) {}
 
   // -- simd::ScalarNames
-  bool split(int buffer) override { return f.buffers[std::size_t(buffer)].split; }
   std::string pointer(int buffer, const Idx &index) override {
-    if (split(buffer))  // the vector printer reads and writes split buffers element by element
-      throw std::invalid_argument("emit_cpp: a pointer into a split-format buffer");
+    if (f.buffers[std::size_t(buffer)].split)  // vectorize_loops leaves loops over split buffers scalar
+      throw std::invalid_argument("emit_cpp: a vector access of a split-format buffer");
     const std::string &name = buffer_ref(buffer);
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);

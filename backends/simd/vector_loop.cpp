@@ -95,35 +95,13 @@ class Printer {
     return false;
   }
 
-  // Split format: lane by lane from the two arrays (setr in register lane order), and to them
-  // through a small array.
-  std::vector<std::string> lane_elements(int buffer, const Idx &index, int part) {
-    std::vector<std::string> out;
-    for (int l : kind_.lane_order())
-      out.push_back(names_.element(buffer, substitute(index, var_.id, Affine::var(var_) + l), part));
-    return out;
-  }
-
   std::string load_call(const std::string &re, const std::string &im, int buffer, const Idx &index) {
-    if (names_.split(buffer))
-      return fmt::format("{} = {}({}); {} = {}({});", re, kind_.op("setr"), join(lane_elements(buffer, index, 0)), im,
-                         kind_.op("setr"), join(lane_elements(buffer, index, 1)));
     if (contiguous(index))
       return fmt::format("{}({}, {}, {});", kind_.load_contiguous_helper(), re, im, names_.pointer(buffer, index));
     return fmt::format("{}({}, {}, {});", kind_.load_helper(), re, im, join(lane_pointers(buffer, index)));
   }
 
   std::string store_call(int buffer, const Idx &index, const std::string &re, const std::string &im) {
-    if (names_.split(buffer)) {
-      const char *real = kind_.precision == Precision::Double ? "double" : "float";
-      std::string text = fmt::format("{{ alignas(64) {} lanes[{}]; {}(lanes, {}); {}(lanes + {}, {});", real, 2 * kind_.lanes,
-                                     kind_.op("storeu"), re, kind_.op("storeu"), kind_.lanes, im);
-      for (int part = 0; part < 2; ++part) {
-        std::vector<std::string> at = lane_elements(buffer, index, part);
-        for (std::size_t k = 0; k < at.size(); ++k) text += fmt::format(" {} = lanes[{}];", at[k], part * kind_.lanes + int(k));
-      }
-      return text + " }";
-    }
     if (contiguous(index))
       return fmt::format("{}({}, {}, {});", kind_.store_contiguous_helper(), names_.pointer(buffer, index), re, im);
     return fmt::format("{}({}, {}, {});", kind_.store_helper(), join(lane_pointers(buffer, index)), re, im);
@@ -281,7 +259,7 @@ class Printer {
 
   void collect_loads(const Expr &e, std::map<std::string, std::pair<int, Idx>> &out) const {
     for (const ExprNode *l : loads_in(e))
-      if (uses_var(l->index, var_.id) && !contiguous(l->index) && !names_.split(l->buffer))
+      if (uses_var(l->index, var_.id) && !contiguous(l->index))
         out.emplace(access_key(l->buffer, l->index), std::make_pair(l->buffer, l->index));
   }
 
@@ -291,7 +269,7 @@ class Printer {
     std::map<std::string, int> parts;  // key -> bit 1 re, bit 2 im; 4: a part twice
     for (const StmtNode *s : loop_.statements) {
       collect_loads(s->value, loads);
-      if (s->kind != StmtKind::Store || !uses_var(s->index, var_.id) || contiguous(s->index) || names_.split(s->buffer)) continue;
+      if (s->kind != StmtKind::Store || !uses_var(s->index, var_.id) || contiguous(s->index)) continue;
       std::string key = access_key(s->buffer, s->index);
       int bit = s->part == 0 ? 1 : 2;
       parts[key] |= (parts[key] & bit) ? 4 : bit;

@@ -19,8 +19,6 @@ class ScalarNames {
   virtual std::string element(int buffer, const Idx &index, int part) = 0;  // "x[2*i0 + 1]"
   // A vector of v in every lane, declared once by the emitter at function scope.
   virtual std::string vector_constant(double v, const VectorKind &kind) = 0;
-  // Whether the buffer is in split format (element() names its two arrays; no pointer()).
-  virtual bool split(int /*buffer*/) { return false; }
 };
 
 struct VectorLoop {
