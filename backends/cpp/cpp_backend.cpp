@@ -507,6 +507,8 @@ struct Emitter : simd::ScalarNames {
     top_level(whole, stmts);
     in_region = true;
     for (std::size_t i = 0; i < stmts.size();) {
+      if (i > 0 && barrier.empty())
+        throw std::invalid_argument("emit_cpp: an SPMD kernel (one rank's step) runs one parallel loop and nothing else");
       if (i > 0) {
         indent(depth);
         body += barrier + "\n";
@@ -633,9 +635,11 @@ struct Emitter : simd::ScalarNames {
     // generated files can be compiled as one translation unit (unity builds, search batches).
     const std::string detail = f.name + "_detail";
 
-    const std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split);
-    if ((f.in_place || f.buffers[kOutputBuffer].split) && streamed)
-      throw std::invalid_argument("emit_cpp: a streamed kernel in place or in split format");
+    const bool spmd = options.threading == Threading::Spmd;
+    std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split);
+    if (spmd) plain.insert(plain.size() - 1, ", const long worker");  // one rank's step: its rank
+    if ((f.in_place || f.buffers[kOutputBuffer].split) && (streamed || spmd))
+      throw std::invalid_argument("emit_cpp: a streamed or distributed kernel in place or in split format");
     if (streamed && direct_xy)
       throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
     const std::string with_engine = "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa);
@@ -651,7 +655,7 @@ struct Emitter : simd::ScalarNames {
       if (b.size <= 0) throw std::invalid_argument(fmt::format("emit_cpp: temporary {} has size {}", b.name, b.size));
       // Per calling thread, kept between calls: no allocation, page faults or zeroing per call.
       // Workers of a parallel region share the caller's (one slice each where per worker).
-      const int64_t copies = parallel && b.per_worker ? f.workers : 1;
+      const int64_t copies = parallel && b.per_worker && !spmd ? f.workers : 1;
       if (b.size > kMaxStackTemp)
         fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n", real, buffer_names[i],
                        2 * b.size * copies);
@@ -660,7 +664,7 @@ struct Emitter : simd::ScalarNames {
       if (b.size > kMaxStackTemp)
         fmt::format_to(emit, "  {0} *const {1}{2} = {1}_storage.data();\n", real, buffer_names[i],
                        copies == 1 ? "" : "_workers");
-      if (b.size <= kMaxStackTemp && !(parallel && b.per_worker))
+      if (b.size <= kMaxStackTemp && !(parallel && b.per_worker && !spmd))
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
     for (std::size_t i = 2; i < f.buffers.size(); ++i)  // local memory of streamed loops: allocated once per thread
@@ -685,12 +689,13 @@ struct Emitter : simd::ScalarNames {
                         : fmt::format("  (void){0}r;\n  (void){0}i;\n  (void){1}r;\n  (void){1}i;\n", xname, yname);
     if (!split && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
     if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)" + yname + ";\n";
+    if (spmd && !parallel) out += "  (void)worker;\n";
     const std::string in = parallel ? "    " : "  ";
     if (parallel) {
       out += region.open;
       for (std::size_t i = 2; i < f.buffers.size(); ++i) {  // each worker's own temporaries
         const Buffer &b = f.buffers[i];
-        if (!buffer_used[i] || b.role != BufferRole::Temp || !b.per_worker) continue;
+        if (!buffer_used[i] || b.role != BufferRole::Temp || !b.per_worker || spmd) continue;
         if (b.size > kMaxStackTemp)
           fmt::format_to(emit, "{0}{1} *const {2} = {2}_workers + {3}L * worker;\n", in, real, buffer_names[i], 2 * b.size);
         else

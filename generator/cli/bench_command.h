@@ -35,6 +35,8 @@ struct BenchArgs {
   std::string threading = "openmp";
   driver::IoLayoutOptions io;          // --batch, strides, --in-place: bench_layout.h
   std::string format = "interleaved";  // --format
+  std::string target = "cpp";  // --target mpi: distributed kernels against FFTW-MPI (docs/mpi.md)
+  int ranks = 1;               // --ranks P
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -34,6 +34,7 @@
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/rules_stats_command.h"
+#include "generator/cli/model_command.h"
 #include "generator/cli/selftest_command.h"
 #if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
 #include "generator/cli/bench_command.h"
@@ -124,6 +125,8 @@ struct Options {
   bool stream = false;                  // --stream
   driver::IoLayoutOptions io;           // --batch, strides, --in-place
   std::string format = "interleaved";   // --format
+  int ranks = 1;                        // --ranks P (--target mpi)
+  std::string distribution = "block";   // --distribution block|cyclic
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -144,6 +147,8 @@ driver::GenOptions gen_options(const Options &o) {
   g.local_memory = o.local_memory;
   g.dma = *parse_dma_engine(o.dma);  // checked by CLI::IsMember
   g.stream = o.stream;
+  g.ranks = o.ranks;
+  g.distribution = o.distribution == "cyclic" ? lower::Distribution::Cyclic : lower::Distribution::Block;  // IsMember
   g.layout = o.layout == "block"        ? lower::DataLayout::Block
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
@@ -212,6 +217,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   add_threads_options(cmd, o.threads, o.threading);
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
   add_io_layout_options(cmd, o.io, o.format);
+  add_ranks_options(cmd, o.ranks, o.distribution);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {
@@ -407,6 +413,8 @@ int run(int argc, char **argv) {
 
   SelftestArgs selftest_args;
   CLI::App *selftest = add_selftest_command(app, selftest_args);
+  ModelArgs model_args;
+  CLI::App *model = add_model_command(app, model_args);
 
 #if SPLGEN_WITH_MEASURE
   BenchArgs bench_args;
@@ -436,6 +444,7 @@ int run(int argc, char **argv) {
   if (stats->parsed()) return run_rules_stats(stats_args);
   if (rew->parsed()) return rewrite(o.spec, o.rule_files);
   if (selftest->parsed()) return run_selftest(selftest_args);
+  if (model->parsed()) return run_model(model_args);
 #if SPLGEN_WITH_MEASURE
   if (bench->parsed()) return run_bench(bench_args);
   if (search->parsed()) return run_search(search_args);
@@ -446,7 +455,7 @@ int run(int argc, char **argv) {
                                     sub->get_name()),
                         kExitUsage);
 #endif
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, bench, search or wisdom "
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, model, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }

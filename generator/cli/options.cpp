@@ -52,6 +52,16 @@ void add_threads_options(CLI::App *cmd, int &threads, std::string &threading) {
       ->capture_default_str();
 }
 
+void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution) {
+  cmd->add_option("--ranks", ranks, "MPI ranks of a distributed kernel (par(P, 1) around the spec; --target mpi, docs/mpi.md)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->type_name("P");
+  cmd->add_option("--distribution", distribution,
+                  "How x and y are spread over the ranks: block (FFTW-MPI's), or cyclic (packets; fewer exchanges)")
+      ->check(CLI::IsMember({"block", "cyclic"}))
+      ->capture_default_str();
+}
+
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
                         bool &stream) {
   cmd->add_flag("--stream", stream,

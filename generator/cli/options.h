@@ -31,7 +31,8 @@ void add_rule_selection_options(CLI::App *cmd, bool &prefer_rules, std::vector<s
 
 // --threads P (1..256; the kernel runs P workers, smp(P, mu)) and --threading openmp|team.
 void add_threads_options(CLI::App *cmd, int &threads, std::string &threading);
-// --buffers, --local-memory, --dma: how streamed loops run (docs/streaming.md).
+// --ranks P (a distributed kernel, par(P, 1)) and --distribution block|cyclic (docs/mpi.md).
+void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution);
 // --buffers, --local-memory, --dma, and --layout (block data layouts, docs/streaming.md)
 // and --stream (s chosen from --local-memory)
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,

@@ -71,9 +71,10 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
     throw FormulaError(fmt::format("--idist {} --odist {}: distances must not be negative", io.idist.value_or(0),
                                    io.odist.value_or(0)));
   if (io.plain()) return;
-  if (options.threads > 1 || options.stream || options.layout != lower::DataLayout::Natural || any_tag(spec))
-    throw FormulaError("--batch, strides, --in-place and --format split with threads, streamed loops, tags or block "
-                       "layouts are not built yet (docs/transforms.md, \"Layouts\")");
+  if (options.threads > 1 || options.ranks > 1 || options.target != "cpp" || options.stream ||
+      options.layout != lower::DataLayout::Natural || any_tag(spec))
+    throw FormulaError("--batch, strides, --in-place and --format split with threads, ranks, a target other than cpp, "
+                       "streamed loops, tags or block layouts are not built yet (docs/transforms.md, \"Layouts\")");
   const Side in = input_side(spec, io), out = output_side(spec, io);
   if (!distinct_positions(io.batch, out))
     throw FormulaError(fmt::format("--ostride {} --odist {}: two outputs of the {} x {} elements fall on one element",

@@ -289,6 +289,7 @@ struct Machine {
   std::vector<std::vector<cplx>> buffers;
   std::vector<double> scalars;
   Env env;
+  int64_t rank = -1;  // >= 0: a parallel loop runs only this iteration (interpret(f, x, rank))
 
   cplx &element(int buffer, const Idx &index) {
     int64_t i = eval(index, env);
@@ -347,6 +348,10 @@ struct Machine {
       case StmtKind::For:
         if (s->vector_width > 1) {
           run_lockstep(*s);
+        } else if (s->parallel && rank >= 0) {
+          if (rank >= s->var.extent) throw std::logic_error("interpret: rank beyond the parallel loop");
+          env[s->var.id] = rank;
+          run(s->loop_body);
         } else {
           for (int64_t i = 0; i < s->var.extent; ++i) {
             env[s->var.id] = i;
@@ -386,9 +391,11 @@ struct Machine {
 
 }  // namespace
 
-std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) { return interpret(f, x, -1); }
+
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank) {
   if (int64_t(x.size()) != f.buffers[kInputBuffer].size) throw std::invalid_argument("interpret: input size mismatch");
-  Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}};
+  Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}, rank};
   for (const Buffer &b : f.buffers) {
     if (b.role == BufferRole::Table)
       m.buffers.push_back(b.values);

@@ -172,6 +172,9 @@ constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 
 // Evaluates a function on an input vector (reference semantics for tests and `verify`).
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x);
+// As rank `rank` of a distributed kernel runs it (SPMD): a parallel loop runs only its
+// iteration `rank`.
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank);
 // The function's matrix, column by column from unit vectors.
 Matrix to_dense(const Function &f);
 

@@ -79,8 +79,9 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--in-place", "--istride", "2"}, "--in-place: input and output layouts must be the same");
   expect_error({"gen", "RDFT(8)", "--format", "split"}, "--format split: the spec has a real side");
   expect_error({"gen", "DFT(8)", "--format", "planar"}, "--format");
-  expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, streamed loops, tags or block layouts are not built yet");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, ranks, a target other than cpp, streamed loops, tags or block layouts are not built yet");
   expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp");
   expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
 }
 
