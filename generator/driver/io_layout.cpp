@@ -111,10 +111,10 @@ std::string describe_io_layout(const Spl &batched, const IoLayoutOptions &io) {
   const Side in = input_side(one, io), out = output_side(one, io);
   std::string where;
   if (io.batch > 1 || io.strided())
-    where = fmt::format("{}{}, {} (j < {}{}), ", io.batch > 1 ? fmt::format("batch {}: ", io.batch) : "",
-                        side_text(io.in_place ? "xy" : "y", out, io.batch > 1),
-                        side_text(io.in_place ? "xy" : "x", in, io.batch > 1), out.n,
-                        in.n != out.n ? fmt::format(" out, {} in", in.n) : "");
+    where = fmt::format("{}{} (j < {}{}), ", io.batch > 1 ? fmt::format("batch {}: ", io.batch) : "",
+                        io.in_place ? side_text("xy", out, io.batch > 1)
+                                    : side_text("y", out, io.batch > 1) + ", " + side_text("x", in, io.batch > 1),
+                        out.n, in.n != out.n ? fmt::format(" out, {} in", in.n) : "");
   std::string kinds = reads_real(one) == writes_real(one) ? kind(reads_real(one))
                                                           : fmt::format("y: {}, x: {}", kind(writes_real(one)), kind(reads_real(one)));
   return fmt::format("{}{}, {}", where, kinds, io.in_place ? "in-place" : "out-of-place");

@@ -37,6 +37,9 @@ TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
   r = splgen({"gen", "DFT(64)", "--format", "split", "--in-place", "--isa", "avx2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "splgen_dft64_inplace_split(double *__restrict xyr, double *__restrict xyi)"));
+  r = splgen({"gen", "DCT2(8)", "--batch", "2", "--in-place", "--istride", "3", "--ostride", "3", "--idist", "1", "--odist", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 2: xy[b + 3*j] (j < 8), reals, in-place")) << r.out.substr(0, 400);
 }
 
 // bench with a layout (complex and real kinds): the kernel, the contiguous kernel and FFTW's
