@@ -121,7 +121,9 @@ bool all_digits(const std::string &s, std::size_t from) {
 bool usable_buffer_name(const std::string &s) {
   if (!is_c_identifier(s) || is_reserved_word(s)) return false;
   if (s[0] == '_' || s.find("__") != std::string::npos) return false;  // reserved identifiers
-  if (s == "x" || s == "y" || s == "dma" || s.rfind("ext_", 0) == 0) return false;
+  if (s == "x" || s == "y" || s == "xy" || s == "dma" || s.rfind("ext_", 0) == 0) return false;
+  for (const char *io : {"xr", "xi", "yr", "yi", "xyr", "xyi"})
+    if (s == io) return false;
   if ((s[0] == 'i' || s[0] == 's') && all_digits(s, 1)) return false;
   if (s.rfind("KP", 0) == 0 || s.rfind("KN", 0) == 0) return false;
   if (s.rfind("lut", 0) == 0 && all_digits(s, 3)) return false;
@@ -209,6 +211,8 @@ struct Emitter : simd::ScalarNames {
 
   // -- simd::ScalarNames
   std::string pointer(int buffer, const Idx &index) override {
+    if (f.buffers[std::size_t(buffer)].split)  // vectorize_loops leaves loops over split buffers scalar
+      throw std::invalid_argument("emit_cpp: a vector access of a split-format buffer");
     const std::string &name = buffer_ref(buffer);
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
@@ -216,6 +220,7 @@ struct Emitter : simd::ScalarNames {
   std::string element(int buffer, const Idx &index, int part) override {
     const std::string &name = buffer_ref(buffer);
     if (f.buffers[std::size_t(buffer)].real) return name + "[" + idx_text(index, 1, 0).s + "]";  // one real each
+    if (f.buffers[std::size_t(buffer)].split) return name + (part ? "i[" : "r[") + idx_text(index, 1, 0).s + "]";
     return name + "[" + idx_text(index, 2, part).s + "]";
   }
   std::string vector_constant(double v, const simd::VectorKind &kind) override {
@@ -231,11 +236,11 @@ struct Emitter : simd::ScalarNames {
   // -- buffers
   void name_buffers() {
     if (f.buffers.size() < 2) throw std::invalid_argument("emit_cpp: a function needs buffers x and y");
-    std::set<std::string> taken = {"x", "y", f.name};
+    std::set<std::string> taken = {"x", "y", "xy", "xr", "xi", "yr", "yi", "xyr", "xyi", f.name};
     buffer_names.resize(f.buffers.size());
     buffer_used.assign(f.buffers.size(), false);
     buffer_names[kInputBuffer] = "x";
-    buffer_names[kOutputBuffer] = "y";
+    buffer_names[kOutputBuffer] = f.in_place ? "xy" : "y";  // in place, the body uses y only
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       const Buffer &b = f.buffers[i];
       if (b.role == BufferRole::Input || b.role == BufferRole::Output)
@@ -659,8 +664,10 @@ struct Emitter : simd::ScalarNames {
     const std::string detail = f.name + "_detail";
 
     const bool spmd = options.threading == Threading::Spmd;
-    std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
+    std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split);
     if (spmd) plain.insert(plain.size() - 1, ", const long worker");  // one rank's step: its rank
+    if ((f.in_place || f.buffers[kOutputBuffer].split) && (streamed || spmd))
+      throw std::invalid_argument("emit_cpp: a streamed or distributed kernel in place or in split format");
     if (streamed && direct_xy)
       throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
     const std::string with_engine = "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa);
@@ -704,8 +711,13 @@ struct Emitter : simd::ScalarNames {
         fmt::format_to(emit, "  const {} *const {} = {}_values({});\n", real, buffer_names[i], buffer_names[i],
                        f.buffers[i].recipe.worker_stride > 0 ? "worker" : "");
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
-    if (!buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
-    if (!buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)y;\n";
+    const bool split = f.buffers[kOutputBuffer].split;
+    const std::string &xname = buffer_names[kInputBuffer], &yname = buffer_names[kOutputBuffer];
+    if (split)  // an all-real or all-imaginary input leaves one array unread
+      out += f.in_place ? fmt::format("  (void){0}r;\n  (void){0}i;\n", yname)
+                        : fmt::format("  (void){0}r;\n  (void){0}i;\n  (void){1}r;\n  (void){1}i;\n", xname, yname);
+    if (!split && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
+    if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)" + yname + ";\n";
     if (spmd && !parallel) out += "  (void)worker;\n";
     const std::string in = parallel ? "    " : "  ";
     if (parallel) {
@@ -739,11 +751,15 @@ struct Emitter : simd::ScalarNames {
 
 }  // namespace
 
-std::string kernel_declaration(const std::string &name, Precision precision, Isa isa) {
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place, bool split) {
   const char *real = precision == Precision::Float ? "float" : "double";
   std::string attribute = simd::target_attribute(isa);
-  return fmt::format("{}void {}({} *__restrict y, const {} *__restrict x)", attribute.empty() ? "" : attribute + " ",
-                     name, real, real);
+  std::string params =
+      split ? in_place ? fmt::format("{0} *__restrict xyr, {0} *__restrict xyi", real)
+                       : fmt::format("{0} *__restrict yr, {0} *__restrict yi, const {0} *__restrict xr, const {0} *__restrict xi", real)
+      : in_place ? fmt::format("{} *__restrict xy", real)
+                 : fmt::format("{0} *__restrict y, const {0} *__restrict x", real);
+  return fmt::format("{}void {}({})", attribute.empty() ? "" : attribute + " ", name, params);
 }
 
 // NAME_dma(y, x, engine): a streamed kernel with the DMA engine it is to use.
@@ -770,7 +786,7 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options, 
   out += fmt::format(
       "\n#ifndef {0}\n#define {0}\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n{1};\n\n"
       "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n{2}\n#endif  // {0}\n",
-      guard, kernel_declaration(name, options.precision, options.isa),
+      guard, kernel_declaration(name, options.precision, options.isa, options.in_place, options.split),
       streamed ? "\n#ifdef __cplusplus  // the streamed kernel with a DMA engine of <splgen/runtime/dma.h>\n"
                  "namespace splgen { namespace runtime { class dma_engine; class external_store; } }\nextern \"C\" " +
                      dma_kernel_declaration(name, options.precision, options.isa) + ";\nextern \"C\" " +

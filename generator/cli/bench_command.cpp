@@ -11,6 +11,7 @@
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/measure/bench.h"
+#include "generator/measure/bench_layout.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/mpi_bench.h"
 #include "generator/measure/plot.h"
@@ -126,6 +127,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
   add_threads_options(cmd, a.threads, a.threading);
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
+  add_io_layout_options(cmd, a.io, a.format);
   cmd->add_option("--target", a.target, "cpp, or mpi: distributed kernels on --ranks processes against FFTW-MPI")
       ->check(CLI::IsMember({"cpp", "mpi"}))
       ->capture_default_str();
@@ -143,6 +145,9 @@ namespace {
 // bench --target mpi: the specs (SPEC, or DFT(n) for each of --sizes) against FFTW-MPI.
 int run_mpi_bench(const BenchArgs &a, Isa isa) {
   if (a.ranks < 2) throw CommandError(kExitUsage, "bench --target mpi needs --ranks P (P >= 2)");
+  if (!with_format(a.io, a.format).plain())
+    throw CommandError(kExitUsage, "bench --target mpi: --batch, strides, --in-place and --format split are not built for "
+                                   "distributed kernels yet");
   if (a.threads > 1 || !a.rule_files.empty() || !a.wisdom.empty() || !a.compare.empty() || !a.csv.empty() ||
       !a.json.empty() || !a.plot.empty())
     throw CommandError(kExitUsage, "bench --target mpi: --threads, --rules, --wisdom, --compare, --csv, --json and "
@@ -206,7 +211,8 @@ int run_bench(const BenchArgs &a) {
   };
   measure::BenchResult result;
   try {
-    result = measure::run_bench(options, progress);
+    const driver::IoLayoutOptions io = with_format(a.io, a.format);
+    result = io.plain() ? measure::run_bench(options, progress) : measure::run_layout_bench(options, io, progress);
   } catch (const measure::CompileError &e) {
     if (line_open) std::cerr << std::endl;
     // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.

@@ -123,6 +123,8 @@ struct Options {
   std::string dma = "thread";           // --dma thread|sync
   std::string layout = "natural";       // --layout natural|block|to-block|from-block
   bool stream = false;                  // --stream
+  driver::IoLayoutOptions io;           // --batch, strides, --in-place
+  std::string format = "interleaved";   // --format
   int ranks = 1;                        // --ranks P (--target mpi)
   std::string distribution = "block";   // --distribution block|cyclic
 };
@@ -151,7 +153,11 @@ driver::GenOptions gen_options(const Options &o) {
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
                                         : lower::DataLayout::Natural;  // checked by CLI::IsMember
+  g.io = with_format(o.io, o.format);
   if (o.wisdom.empty()) return g;
+  if (!g.io.plain())
+    throw CommandError(kExitUsage, "--wisdom with --batch, strides, --in-place or --format split is not built yet: "
+                                   "the stored plans are of one contiguous transform");
   if (o.prefer_rules || !o.only_rules.empty())
     throw CommandError(kExitUsage, fmt::format("--wisdom and {}: a stored plan replaces the expansion that rule "
                                                "selection steers; give one of them",
@@ -210,6 +216,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
+  add_io_layout_options(cmd, o.io, o.format);
   add_ranks_options(cmd, o.ranks, o.distribution);
 }
 

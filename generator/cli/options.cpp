@@ -101,6 +101,25 @@ CLI::Validator finite_range(double lo, double hi) {
       fmt::format("FLOAT in [{} - {}]", lo, hi));
 }
 
+void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format) {
+  cmd->add_option("--batch", io.batch, "Transforms per call (FFTW's howmany): I(N) (x) SPEC")->type_name("N");
+  cmd->add_option("--istride", io.istride, "Elements between consecutive inputs of one transform")->type_name("S");
+  cmd->add_option("--idist", io.idist, "Elements between the first inputs of consecutive transforms (default: size * istride)")
+      ->type_name("D");
+  cmd->add_option("--ostride", io.ostride, "Elements between consecutive outputs of one transform")->type_name("S");
+  cmd->add_option("--odist", io.odist, "Elements between the first outputs of consecutive transforms (default: size * ostride)")
+      ->type_name("D");
+  cmd->add_flag("--in-place", io.in_place, "One buffer, NAME(xy): the output overwrites the input");
+  cmd->add_option("--format", format, "Complex data: interleaved (re, im pairs) or split (NAME(yr, yi, xr, xi))")
+      ->check(CLI::IsMember({"interleaved", "split"}))
+      ->capture_default_str();
+}
+
+driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::string &format) {
+  io.split = format == "split";
+  return io;
+}
+
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags) {
   cmd->add_option("--compiler", compiler, "C++ compiler for the kernels (default $CXX, else c++)")->type_name("CXX");
   cmd->add_option("--flags", flags, "Compiler flags for the kernels; write --flags=\"...\"")->capture_default_str();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/driver/io_layout.h"
 #include "generator/target/target.h"
 
 namespace splgen::cli {
@@ -43,6 +44,12 @@ void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet
 // A check for a floating-point option: a finite number in [lo, hi]. CLI::Range lets "nan"
 // through (every comparison with NaN is false), and a NaN time made `bench` loop for ever.
 CLI::Validator finite_range(double lo, double hi);
+
+// --batch N, --istride S, --idist D, --ostride S, --odist D (FFTW's advanced interface),
+// --in-place and --format interleaved|split (docs/transforms.md, "Layouts"). The values are
+// checked by driver::check_io_layout (one line, exit 2), after the spec is known.
+void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format);
+driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::string &format);
 
 // --compiler CXX and --flags=FLAGS, for commands that compile kernels (bench, search).
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/driver/io_layout.h"
 #include "generator/expand/expand.h"
 #include "generator/ir/loop_program.h"
 #include "generator/ir/sigma.h"
@@ -45,6 +46,9 @@ struct GenOptions {
   bool stream = false;  // --stream: the spec in stream(s)[...], s the fewest chunks that fit local_memory
   // tiled(k)/cubic(k) specs: where the kernel's data live (lower/layout_passes.h).
   lower::DataLayout layout = lower::DataLayout::Natural;
+  // FFTW's advanced interface, in place, split format (io_layout.h): the parsed spec is one
+  // transform; start() makes it I(batch) (x) spec and checks the layout.
+  IoLayoutOptions io;
   // Distributed kernels (docs/mpi.md): > 1: par(ranks, 1) around the spec; how x and y are
   // spread over the ranks.
   int ranks = 1;

@@ -394,7 +394,7 @@ struct Machine {
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) { return interpret(f, x, -1); }
 
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank) {
-  if (int64_t(x.size()) != f.cols) throw std::invalid_argument("interpret: input size mismatch");
+  if (int64_t(x.size()) != f.buffers[kInputBuffer].size) throw std::invalid_argument("interpret: input size mismatch");
   Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}, rank};
   for (const Buffer &b : f.buffers) {
     if (b.role == BufferRole::Table && b.recipe.worker_stride > 0) {  // one rank's slice
@@ -407,7 +407,10 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64
       m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));
   }
   m.buffers[kInputBuffer] = x;
-  m.buffers[kOutputBuffer].assign(std::size_t(f.rows), cplx(0.0));
+  if (f.in_place)
+    m.buffers[kOutputBuffer] = x;
+  else
+    m.buffers[kOutputBuffer].assign(std::size_t(f.buffers[kOutputBuffer].size), cplx(0.0));
   m.run(f.body);
   return m.buffers[kOutputBuffer];
 }

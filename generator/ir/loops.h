@@ -64,6 +64,8 @@ struct Buffer {
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
   // imaginary part to load or store.
   bool real = false;
+  // Input/Output in split format: separate arrays of real and imaginary parts (x -> xr, xi).
+  bool split = false;
 };
 
 // ---- real-valued expressions ------------------------------------------------------------
@@ -163,6 +165,9 @@ struct Function {
   std::vector<int> hoisted_scalars;
   // Streamed loops (Sum_stream): the tags their transfers use are 0 .. dma_tags-1; 0: none.
   int dma_tags = 0;
+  // One buffer for x and y (docs/transforms.md, "Layouts"): the body reads and writes y only;
+  // interpret() starts with y = x.
+  bool in_place = false;
 };
 // The bytes of local memory the function's Local buffers take (complex elements of `real_bytes` parts).
 int64_t local_memory_bytes(const Function &f, int64_t real_bytes);

@@ -572,17 +572,25 @@ class Codegen {
 
 }  // namespace
 
-Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io) {
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io,
+                        const IoLayout &layout) {
+  const IndexFn xf = layout.x ? layout.x : fn_identity(s->cols), yf = layout.y ? layout.y : fn_identity(s->rows);
+  if (xf->domain != s->cols || yf->domain != s->rows) throw std::logic_error("sigma_to_loops: layout of the wrong size");
+  if (layout.in_place && xf->range != yf->range) throw std::logic_error("sigma_to_loops: in place, x and y differ in size");
   Function f;
   f.name = name;
   f.rows = s->rows;
   f.cols = s->cols;
-  f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, s->cols, "x"});
-  f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
+  f.in_place = layout.in_place;
+  f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, xf->range, "x"});
+  f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, yf->range, "y"});
   f.buffers[kInputBuffer].real = io.input;
   f.buffers[kOutputBuffer].real = io.output;
+  f.buffers[kInputBuffer].split = f.buffers[kOutputBuffer].split = layout.split;
   Codegen gen(f, max_var(s) + 1, stream);
-  f.body = gen.gen(s, Access{kOutputBuffer, fn_identity(s->rows)}, Access{kInputBuffer, fn_identity(s->cols)});
+  // In place, x is y: the aliasing checks of gen_compose put temporaries where stages would
+  // overwrite what they have still to read.
+  f.body = gen.gen(s, Access{kOutputBuffer, yf}, Access{layout.in_place ? kOutputBuffer : kInputBuffer, xf});
   return f;
 }
 
