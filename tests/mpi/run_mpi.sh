@@ -13,7 +13,8 @@ for tool in mpicxx mpirun; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (scripts/setup.sh installs openmpi-bin and libopenmpi-dev)"; exit 1; }
 done
 # Open MPI refuses root without these; CI runs as root.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# single_copy none: containers that forbid process_vm_readv (CMA) would fail large messages.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 isa=scalar
 grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && isa=avx2
 status=0
