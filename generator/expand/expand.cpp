@@ -274,7 +274,11 @@ class Expander {
         if (sizes) {
           c.choice.children = *sizes;
         } else {
-          c.choice.result = rewrite::instantiate_spl(rule->rhs, m);
+          try {
+            c.choice.result = rewrite::instantiate_spl(rule->rhs, m);
+          } catch (const FormulaError &) {
+            continue;  // a rule function refuses these sizes (Bluestein's @trunc above its table limit): not a choice
+          }
           collect_dft_sizes(c.choice.result, c.choice.children);
         }
         if (!below(c.choice.children, node->a)) continue;
