@@ -63,6 +63,8 @@ Idx idx_mod(Idx x, int64_t d) {
 
 Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i) {
   if (auto *a = as_affine(i); a && a->is_constant()) return idx_const(table->at(std::size_t(a->c0)));
+  if (auto *a = as_affine(i))
+    if (std::optional<Affine> direct = affine_through_table(*table, *a)) return idx_affine(*direct);
   IdxNode n{IdxKind::Lookup};
   n.a = std::move(i), n.table = std::move(table);
   return make_idx(std::move(n));

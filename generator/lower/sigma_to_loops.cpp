@@ -372,8 +372,29 @@ class Codegen {
     }
     if (src->kind == SplKind::Twiddle)  // T(N, n, k) at p = a*n + b is w_N^(k a b)
       return root_power(src->a, src->c, idx_mul(idx_div(p, src->b), idx_mod(p, src->b)));
+    if (auto *a = as_affine(p); a && src->kind == SplKind::Diag)  // the same entry wherever p goes: a constant
+      if (std::optional<cplx> v = constant_along(src->diag, *a)) return c_const(*v);
     int t = table(fmt::format("d{}_{:x}", src->rows, src->hash), [&] { return src->diag; });
     return load_table(t, p);
+  }
+
+  // d[p] when it is the same at every value of p's variables (the 1s of the real DFT's pair
+  // twiddles [1, w^k]); nothing beyond 2^16 values.
+  static std::optional<cplx> constant_along(const std::vector<cplx> &d, const Affine &p) {
+    int64_t points = 1;
+    for (const auto &[v, c] : p.terms)
+      if ((points *= v.extent) > (int64_t(1) << 16)) return std::nullopt;
+    if (p.min() < 0 || p.max() >= int64_t(d.size())) return std::nullopt;
+    std::vector<int64_t> at = {p.c0};
+    for (const auto &[v, c] : p.terms) {
+      std::vector<int64_t> next;
+      for (int64_t base : at)
+        for (int64_t x = 0; x < v.extent; ++x) next.push_back(base + c * x);
+      at = std::move(next);
+    }
+    for (int64_t q : at)
+      if (d[std::size_t(q)] != d[std::size_t(at.front())]) return std::nullopt;
+    return d[std::size_t(at.front())];
   }
 
   std::vector<PendingStore> store(const Access &a, const Idx &i, const CExpr &v) {
@@ -482,6 +503,33 @@ class Codegen {
                                    make_for(l, accumulate), finish}));
   }
 
+  // Unrolled kernels and diagonals, two kernels or more (the fused pair loop of the real DFT,
+  // merge_loops.cpp): one straight-line block, no temporary between the kernels.
+  static bool unrolled_chain(const std::vector<Sigma> &factors) {
+    int kernels = 0;
+    for (const Sigma &f : factors) {
+      if (f->kind == SigmaKind::Kernel && is_unrolled_kernel(f->source)) ++kernels;
+      else if (f->kind != SigmaKind::Diag) return false;
+    }
+    return kernels >= 2;
+  }
+
+  Stmt gen_unrolled_chain(const std::vector<Sigma> &factors, const Access &out, const Access &in) {
+    std::vector<CExpr> x;
+    for (int64_t i = 0; i < factors.back()->cols; ++i) x.push_back(load(in, idx_const(i)));
+    for (auto f = factors.rbegin(); f != factors.rend(); ++f) {
+      if ((*f)->kind == SigmaKind::Kernel) {
+        x = symbolic_kernel((*f)->source, x);
+        continue;
+      }
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = c_mul(diag_value(*f, idx_const(int64_t(i))), x[i]);
+    }
+    std::vector<PendingStore> stores;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      for (PendingStore &p : store(out, idx_const(int64_t(i)), x[i])) stores.push_back(p);
+    return schedule(stores, f_.scalars);
+  }
+
   Stmt copy(const Access &out, const Access &in, int64_t n) {
     return gen_block({}, nullptr, {}, out, in, n);
   }
@@ -503,6 +551,7 @@ class Codegen {
       Access tmp{t, fn_identity(n)};
       return make_block({copy(tmp, in, n), copy(out, tmp, n)});
     }
+    if (unrolled_chain(factors)) return gen_unrolled_chain(factors, out, in);
     // post-diagonals * kernel * pre-diagonals: one straight-line block or loop.
     std::size_t k = 0;
     while (k < factors.size() && factors[k]->kind == SigmaKind::Diag) ++k;
