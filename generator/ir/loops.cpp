@@ -397,7 +397,11 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
     else
       m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));
   }
-  m.buffers[kInputBuffer] = x;
+  if (f.buffers[kInputBuffer].packed)  // element j = (Re x_2j, Re x_2j+1)
+    for (std::size_t j = 0; j < m.buffers[kInputBuffer].size(); ++j)
+      m.buffers[kInputBuffer][j] = cplx(x.at(2 * j).real(), x.at(2 * j + 1).real());
+  else
+    m.buffers[kInputBuffer] = x;
   m.buffers[kOutputBuffer].assign(std::size_t(f.rows), cplx(0.0));
   m.run(f.body);
   return m.buffers[kOutputBuffer];

@@ -61,6 +61,9 @@ struct Buffer {
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
   // imaginary part to load or store.
   bool real = false;
+  // The input of a real DFT whose first stage reads its reals in pairs (x_2j + i x_2j+1, the
+  // packing of RDFT(2m) = Post DFT(m) Pack): complex elements over the caller's 2 size reals.
+  bool packed = false;
 };
 
 // ---- real-valued expressions ------------------------------------------------------------

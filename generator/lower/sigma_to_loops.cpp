@@ -619,6 +619,27 @@ class Codegen {
   }
 };
 
+// s = X * Sum(j < m, S(h(j, 1)) Pack G(h(2j, 1))), Pack = [1/2, i/2 | 1/2, i/2] (z_j = Re x_2j +
+// i Re x_2j+1, the real DFT's @rdft_pack): X can read z straight from the reals, two per element.
+bool packs_first(const Sigma &s) {
+  if (s->kind != SigmaKind::Compose || s->children.size() < 2) return false;
+  const Sigma &p = s->children.back();
+  if (p->kind != SigmaKind::Sum || p->children.front()->kind != SigmaKind::Compose) return false;
+  const std::vector<Sigma> &b = p->children.front()->children;
+  const int64_t m = p->var.extent;
+  if (b.size() != 3 || b[0]->kind != SigmaKind::Scatter || b[1]->kind != SigmaKind::Kernel ||
+      b[2]->kind != SigmaKind::Gather || p->cols != 2 * m || p->rows != m)
+    return false;
+  const IndexFn &out = b[0]->fn, &in = b[2]->fn;
+  const Affine j = Affine::var(p->var);
+  if (b[0]->dma || b[2]->dma || out->kind != FnKind::H || out->s != 1 || !(out->base == j) || in->kind != FnKind::H ||
+      in->s != 1 || !(in->base == j * 2))
+    return false;
+  const Spl &k = b[1]->source;
+  const cplx h(0.5, 0.0), hi(0.0, 0.5);
+  return k->kind == SplKind::WideDense && k->rows == 1 && k->cols == 2 && k->diag == std::vector<cplx>{h, hi, h, hi};
+}
+
 }  // namespace
 
 Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io) {
@@ -630,8 +651,14 @@ Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOpt
   f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
   f.buffers[kInputBuffer].real = io.input;
   f.buffers[kOutputBuffer].real = io.output;
+  Sigma body = s;
+  if (io.input && packs_first(s)) {  // the first stage reads the reals in pairs, as complex elements
+    body = sigma_compose(std::vector<Sigma>(s->children.begin(), s->children.end() - 1));
+    f.buffers[kInputBuffer].real = false, f.buffers[kInputBuffer].packed = true;
+    f.buffers[kInputBuffer].size = body->cols;
+  }
   Codegen gen(f, max_var(s) + 1, stream);
-  f.body = gen.gen(s, Access{kOutputBuffer, fn_identity(s->rows)}, Access{kInputBuffer, fn_identity(s->cols)});
+  f.body = gen.gen(body, Access{kOutputBuffer, fn_identity(body->rows)}, Access{kInputBuffer, fn_identity(body->cols)});
   return f;
 }
 
