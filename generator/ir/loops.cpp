@@ -402,9 +402,13 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
       m.buffers[kInputBuffer][j] = cplx(x.at(2 * j).real(), x.at(2 * j + 1).real());
   else
     m.buffers[kInputBuffer] = x;
-  m.buffers[kOutputBuffer].assign(std::size_t(f.rows), cplx(0.0));
+  const bool packed_out = f.buffers[kOutputBuffer].packed;
+  m.buffers[kOutputBuffer].assign(std::size_t(packed_out ? f.rows / 2 : f.rows), cplx(0.0));
   m.run(f.body);
-  return m.buffers[kOutputBuffer];
+  if (!packed_out) return m.buffers[kOutputBuffer];
+  std::vector<cplx> y;  // y_2j = Re z_j, y_2j+1 = Im z_j
+  for (const cplx &z : m.buffers[kOutputBuffer]) y.push_back(z.real()), y.push_back(z.imag());
+  return y;
 }
 
 Matrix to_dense(const Function &f) {

@@ -62,7 +62,8 @@ struct Buffer {
   // imaginary part to load or store.
   bool real = false;
   // The input of a real DFT whose first stage reads its reals in pairs (x_2j + i x_2j+1, the
-  // packing of RDFT(2m) = Post DFT(m) Pack): complex elements over the caller's 2 size reals.
+  // packing of RDFT(2m) = Post DFT(m) Pack), or the output of an inverse one whose last stage
+  // writes them so: complex elements over the caller's 2 size reals.
   bool packed = false;
 };
 
