@@ -372,8 +372,21 @@ class Codegen {
     }
     if (src->kind == SplKind::Twiddle)  // T(N, n, k) at p = a*n + b is w_N^(k a b)
       return root_power(src->a, src->c, idx_mul(idx_div(p, src->b), idx_mod(p, src->b)));
-    if (auto *a = as_affine(p); a && src->kind == SplKind::Diag)  // the same entry wherever p goes: a constant
-      if (std::optional<cplx> v = constant_along(src->diag, *a)) return c_const(*v);
+    if (auto *a = as_affine(p); a && src->kind == SplKind::Diag) {
+      if (std::optional<cplx> v = constant_along(src->diag, *a)) return c_const(*v);  // the same entry everywhere
+      // read at stride c along one loop (the twiddles w^k of the real DFT's pairs [1, w^k]):
+      // a table of just those entries, which a vector loop loads whole
+      if (a->terms.size() == 1 && a->terms[0].second != 1 && a->min() >= 0 && a->max() < src->rows) {
+        const auto [v, c] = a->terms[0];
+        auto num = [](int64_t x) { return x < 0 ? fmt::format("m{}", -x) : fmt::format("{}", x); };  // an identifier
+        int t = table(fmt::format("d{}_{:x}_{}_{}_{}", src->rows, src->hash, num(a->c0), num(c), v.extent), [&] {
+          std::vector<cplx> e;
+          for (int64_t x = 0; x < v.extent; ++x) e.push_back(src->diag[std::size_t(a->c0 + c * x)]);
+          return e;
+        });
+        return load_table(t, idx_affine(Affine::var(v)));
+      }
+    }
     int t = table(fmt::format("d{}_{:x}", src->rows, src->hash), [&] { return src->diag; });
     return load_table(t, p);
   }
