@@ -12,6 +12,7 @@
 
 #include "generator/lower/codelet.h"
 #include "generator/lower/dma_transfers.h"
+#include "generator/lower/packed_io.h"
 #include "generator/lower/real_codelet.h"
 #include "generator/ir/loop_visitor.h"
 
@@ -632,39 +633,6 @@ class Codegen {
   }
 };
 
-// s = X * Sum(j < m, S(h(j, 1)) Pack G(h(2j, 1))), Pack = [1/2, i/2 | 1/2, i/2] (z_j = Re x_2j +
-// i Re x_2j+1, the real DFT's @rdft_pack): X can read z straight from the reals, two per element.
-// p = Sum(j < m, S(h(out_stride j, 1)) K G(h(in_stride j, 1))), K a WMat with these entries.
-bool pair_loop(const Sigma &p, int64_t out_stride, int64_t in_stride, const std::vector<cplx> &entries) {
-  if (p->kind != SigmaKind::Sum || p->children.front()->kind != SigmaKind::Compose) return false;
-  const std::vector<Sigma> &b = p->children.front()->children;
-  if (b.size() != 3 || b[0]->kind != SigmaKind::Scatter || b[1]->kind != SigmaKind::Kernel ||
-      b[2]->kind != SigmaKind::Gather || b[0]->dma || b[2]->dma)
-    return false;
-  const IndexFn &out = b[0]->fn, &in = b[2]->fn;
-  const Affine j = Affine::var(p->var);
-  if (out->kind != FnKind::H || out->s != 1 || !(out->base == j * out_stride) || out->range != p->rows ||
-      in->kind != FnKind::H || in->s != 1 || !(in->base == j * in_stride) || in->range != p->cols)
-    return false;
-  return b[1]->source->kind == SplKind::WideDense && b[1]->source->diag == entries;
-}
-
-const cplx kHalf(0.5, 0.0), kHalfI(0.0, 0.5);
-
-// s = X * Sum(j < m, S(h(j, 1)) [1/2, i/2 | 1/2, i/2] G(h(2j, 1))) (z_j = Re x_2j + i Re x_2j+1,
-// the real DFT's @rdft_pack): X can read z straight from the reals, two per element.
-bool packs_first(const Sigma &s) {
-  return s->kind == SigmaKind::Compose && s->children.size() >= 2 &&
-         pair_loop(s->children.back(), 1, 2, {kHalf, kHalfI, kHalf, kHalfI});
-}
-
-// s = Sum(j < m, S(h(2j, 1)) [1/2; -i/2 | 1/2; i/2] G(h(j, 1))) * X (y_2j = Re z_j, y_2j+1 =
-// Im z_j, @irdft_unpack): X can write z straight into the reals.
-bool unpacks_last(const Sigma &s) {
-  return s->kind == SigmaKind::Compose && s->children.size() >= 2 &&
-         pair_loop(s->children.front(), 2, 1, {kHalf, -kHalfI, kHalf, kHalfI});
-}
-
 }  // namespace
 
 Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io) {
@@ -676,17 +644,14 @@ Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOpt
   f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
   f.buffers[kInputBuffer].real = io.input;
   f.buffers[kOutputBuffer].real = io.output;
-  Sigma body = s;
-  if (io.input && packs_first(s)) {  // the first stage reads the reals in pairs, as complex elements
-    body = sigma_compose(std::vector<Sigma>(s->children.begin(), s->children.end() - 1));
-    f.buffers[kInputBuffer].real = false, f.buffers[kInputBuffer].packed = true;
-    f.buffers[kInputBuffer].size = body->cols;
-  }
-  if (io.output && unpacks_last(body)) {  // the last stage writes them so
-    body = sigma_compose(std::vector<Sigma>(body->children.begin() + 1, body->children.end()));
-    f.buffers[kOutputBuffer].real = false, f.buffers[kOutputBuffer].packed = true;
-    f.buffers[kOutputBuffer].size = body->rows;
-  }
+  const PackedIo packed = strip_packing(s, io.input, io.output);
+  const Sigma &body = packed.body;
+  auto pack = [&](int buffer, int64_t size) {  // m complex over the 2m reals
+    Buffer &b = f.buffers[std::size_t(buffer)];
+    b.real = false, b.packed = true, b.size = size;
+  };
+  if (packed.input) pack(kInputBuffer, body->cols);
+  if (packed.output) pack(kOutputBuffer, body->rows);
   Codegen gen(f, max_var(s) + 1, stream);
   f.body = gen.gen(body, Access{kOutputBuffer, fn_identity(body->rows)}, Access{kInputBuffer, fn_identity(body->cols)});
   return f;
