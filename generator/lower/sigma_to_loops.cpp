@@ -12,6 +12,7 @@
 
 #include "generator/lower/codelet.h"
 #include "generator/lower/dma_transfers.h"
+#include "generator/lower/grows_in_place.h"
 #include "generator/lower/packed_io.h"
 #include "generator/lower/real_codelet.h"
 #include "generator/ir/loop_visitor.h"
@@ -165,60 +166,6 @@ bool in_place_safe(const Sigma &s) {
     default: return false;
   }
 }
-
-// Whether s may run with its input a prefix of its output (the real DFT's post-pass: DFT(m)'s
-// output in y[0..m), each pair (k, m-k) rewritten in place, X_m appended; FFTW's r2c works in
-// its output too). s must be a list of units (terms of sums, iterations of loops), each
-// straight-line code that loads all before it stores (diagonals and unrolled kernels), no
-// unit reading what an earlier one wrote. Checked by enumeration (at most 2^22 positions).
-class GrowsInPlace {
- public:
-  bool check(const Sigma &s) {
-    written_.assign(std::size_t(s->rows), 0);
-    try {
-      return walk(s, fn_identity(s->rows), fn_identity(s->cols));
-    } catch (const std::logic_error &) {  // a loop variable from outside s
-      return false;
-    }
-  }
-
- private:
-  std::vector<char> written_;
-  Env env_;
-  int64_t budget_ = int64_t(1) << 22;
-
-  bool walk(const Sigma &s, IndexFn out, IndexFn in) {
-    if (s->kind == SigmaKind::Sum) {
-      for (int64_t v = 0; v < s->var.extent; ++v) {
-        env_[s->var.id] = v;
-        if (!walk(s->children.front(), out, in)) return false;
-      }
-      env_.erase(s->var.id);
-      return true;
-    }
-    if (s->kind == SigmaKind::SumList) {
-      for (const Sigma &t : s->children)
-        if (!walk(t, out, in)) return false;
-      return true;
-    }
-    std::vector<Sigma> rest = s->kind == SigmaKind::Compose ? s->children : std::vector<Sigma>{s};
-    for (; !rest.empty() && rest.front()->kind == SigmaKind::Scatter; rest.erase(rest.begin()))
-      out = compose(out, rest.front()->fn);
-    for (; !rest.empty() && rest.back()->kind == SigmaKind::Gather; rest.pop_back()) in = compose(in, rest.back()->fn);
-    if (rest.size() == 1 && (rest[0]->kind == SigmaKind::Sum || rest[0]->kind == SigmaKind::SumList))
-      return walk(rest[0], out, in);
-    bool kernel = false;
-    for (const Sigma &f : rest) {
-      if (f->kind == SigmaKind::Kernel && is_unrolled_kernel(f->source)) kernel = true;
-      else if (f->kind != SigmaKind::Diag) return false;
-    }
-    if (!kernel || (budget_ -= in->domain + out->domain) < 0) return false;
-    for (int64_t i = 0; i < in->domain; ++i)
-      if (written_[std::size_t(eval(in, i, env_))]) return false;
-    for (int64_t i = 0; i < out->domain; ++i) written_[std::size_t(eval(out, i, env_))] = 1;
-    return true;
-  }
-};
 
 // f(i) = b + i: consecutive elements.
 bool contiguous(const IndexFn &f) { return is_identity(f) || (f->kind == FnKind::H && f->s == 1); }
@@ -659,7 +606,7 @@ class Codegen {
     }
     const int64_t r = factors[m - 1]->rows;  // the same with the intermediates in a prefix of the output
     if (!aliased && middle_safe && contiguous(out.fn) && !real(out.buffer) && m >= 2 && r < out.fn->domain &&
-        factors[0]->cols == r && GrowsInPlace().check(factors[0])) {
+        factors[0]->cols == r && grows_in_place(factors[0], is_unrolled_kernel)) {
       Access prefix{out.buffer, compose(out.fn, fn_h(r, out.fn->domain, Affine::constant(0), 1)), out.offset};
       stages.push_back(gen(factors[m - 1], prefix, in));
       for (std::size_t i = m - 1; i-- > 1;) stages.push_back(gen(factors[i], prefix, prefix));
