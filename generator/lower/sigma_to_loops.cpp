@@ -21,6 +21,10 @@ namespace splgen::lower {
 
 namespace {
 
+// Below this many points an intermediate stays in a temporary even where the last stage
+// could grow in place in the output: a small local array lives in registers (RDFT(16): 0.77x
+// in y, 0.95x through a temporary; RDFT(64): 1.20x in y, 0.89x; one run each, Zen 3 AVX2).
+constexpr int64_t kGrowInPlaceMin = 16;
 // Tuning knobs: tables of powers w_N^e up to this many entries are stored whole; beyond, w^e
 // is the product of two tables of about sqrt(N) entries each.
 constexpr int64_t kDirectTwiddleMax = 4096;
@@ -606,6 +610,7 @@ class Codegen {
     }
     const int64_t r = factors[m - 1]->rows;  // the same with the intermediates in a prefix of the output
     if (!aliased && middle_safe && contiguous(out.fn) && !real(out.buffer) && m >= 2 && r < out.fn->domain &&
+        r >= kGrowInPlaceMin &&
         factors[0]->cols == r && grows_in_place(factors[0], is_unrolled_kernel)) {
       Access prefix{out.buffer, compose(out.fn, fn_h(r, out.fn->domain, Affine::constant(0), 1)), out.offset};
       stages.push_back(gen(factors[m - 1], prefix, in));
