@@ -171,6 +171,17 @@ std::optional<Sigma> merge_pair(const Sigma &left, const Sigma &right, bool para
 }
 
 Sigma merge_compose(std::vector<Sigma> kids, bool parallel_body) {
+  // A permutation table in front of a list of blocks becomes their scatters first, not the
+  // gathers of the stage before it: the blocks' stores are then affine (the c2r pre-pass's
+  // pairs, generator/ir/affine.h), and the stage before keeps its own index functions.
+  for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
+    const Sigma &g = kids[i];
+    if (g->kind == SigmaKind::Gather && !g->dma && g->fn->kind == FnKind::Table && g->rows == g->cols &&
+        kids[i + 1]->kind == SigmaKind::SumList) {
+      kids[i] = push_scatter(*inverse(g->fn), kids[i + 1]);
+      kids.erase(kids.begin() + std::ptrdiff_t(i) + 1);
+    }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
