@@ -14,6 +14,9 @@
 #                                 #   team: <splgen/runtime/thread_team.h> and Threads::Threads)
 #                                 # A SPEC with a stream, tiled or cubic tag (docs/streaming.md) gets the runtime
 #                                 #   headers (<splgen/runtime/dma.h>) and Threads::Threads too.
+#     [RANKS p]                   # splgen gen --target mpi --ranks p: a distributed kernel
+#                                 #   NAME(y, x, comm) (docs/mpi.md); links MPI::MPI_CXX
+#     [DISTRIBUTION block|cyclic] # with RANKS: how x and y are spread over the ranks (default block)
 #     [OPTIONS arg...]            # further splgen gen arguments, e.g. --codelet-max 16
 #     [OUTPUT_DIR dir])           # default ${CMAKE_CURRENT_BINARY_DIR}/splgen
 #
@@ -59,7 +62,7 @@ endfunction()
 
 function(splgen_add_transform target)
   set(flags INVERSE)
-  set(one SPEC NAME ISA PRECISION WISDOM OUTPUT_DIR THREADS THREADING)
+  set(one SPEC NAME ISA PRECISION WISDOM OUTPUT_DIR THREADS THREADING RANKS DISTRIBUTION)
   set(multi RULES OPTIONS)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${flags}" "${one}" "${multi}")
   set(where "splgen_add_transform(${target})")
@@ -89,6 +92,15 @@ function(splgen_add_transform target)
   endif()
   if(DEFINED arg_THREADS AND NOT arg_THREADS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "${where}: THREADS must be a positive integer, got '${arg_THREADS}'")
+  endif()
+  if(DEFINED arg_RANKS AND NOT arg_RANKS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "${where}: RANKS must be a positive integer, got '${arg_RANKS}'")
+  endif()
+  if(DEFINED arg_DISTRIBUTION AND NOT arg_DISTRIBUTION MATCHES "^(block|cyclic)$")
+    message(FATAL_ERROR "${where}: DISTRIBUTION must be block or cyclic, got '${arg_DISTRIBUTION}'")
+  endif()
+  if(DEFINED arg_DISTRIBUTION AND NOT DEFINED arg_RANKS)
+    message(FATAL_ERROR "${where}: DISTRIBUTION needs RANKS (a distributed kernel)")
   endif()
   if(NOT DEFINED arg_THREADING)
     set(arg_THREADING openmp)
@@ -132,6 +144,17 @@ function(splgen_add_transform target)
   if(DEFINED arg_THREADS AND arg_THREADS GREATER 1)
     list(APPEND args --threads ${arg_THREADS} --threading ${arg_THREADING})
     _splgen_link_threading(${target} ${arg_THREADING} "${where}")
+  endif()
+  if(DEFINED arg_RANKS)
+    list(APPEND args --target mpi --ranks ${arg_RANKS})
+    if(DEFINED arg_DISTRIBUTION)
+      list(APPEND args --distribution ${arg_DISTRIBUTION})
+    endif()
+    find_package(MPI COMPONENTS CXX)
+    if(NOT MPI_CXX_FOUND)
+      message(FATAL_ERROR "${where}: RANKS needs MPI for C++ (Debian: libopenmpi-dev)")
+    endif()
+    target_link_libraries(${target} PUBLIC MPI::MPI_CXX)
   endif()
   # a streamed kernel (stream, tiled and cubic tags) includes <splgen/runtime/dma.h>
   if(arg_SPEC MATCHES "(stream|tiled|cubic)[ \t]*\\(")

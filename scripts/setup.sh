@@ -8,7 +8,7 @@ set -euo pipefail
 # libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (tests/fuzz/, labels asan and fuzz),
 # only recommended by clang.
 packages=(cmake ninja-build g++ clang libclang-rt-dev libboost-dev libfmt-dev libcli11-dev libgtest-dev libfftw3-dev
-          pkg-config ccache)
+          pkg-config ccache libopenmpi-dev openmpi-bin libfftw3-mpi-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup.sh: dpkg-query not found (not Debian/Ubuntu?); install these yourself: ${packages[*]}" >&2

@@ -78,8 +78,11 @@ std::string emit_complex_codelet(const ComplexCodelet &codelet, const std::strin
   std::string out;
   for (const std::string &h : options.header_lines) out += cpp_comment_lines(h);
   out += "// one 128-bit vector per complex value (backends/cpp/complex_codelet.h)\n\n#include <immintrin.h>\n\n";
-  out += fmt::format("extern \"C\" {};\n\n", kernel_declaration(name, options.precision, options.isa));
-  out += fmt::format("extern \"C\" {} {{\n", kernel_declaration(name, options.precision, options.isa));
+  const std::string declaration = kernel_declaration(name, options.precision, options.isa, options.in_place);
+  out += fmt::format("extern \"C\" {};\n\n", declaration);
+  out += fmt::format("extern \"C\" {} {{\n", declaration);
+  // In place: every load comes before the first store (the outputs are stored last).
+  if (options.in_place) out += fmt::format("  const {0} *const x = xy;\n  {0} *const y = xy;\n", sp.is_float ? "float" : "double");
   out += constant_lines;
   out += body;
   out += "}\n";

@@ -28,7 +28,34 @@ constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries
 constexpr int64_t kMaxPrintedTable = 4096;  // complex entries; larger tables with a recipe are computed on first use
 
 bool is_computed_table(const Buffer &b) {
-  return b.role == BufferRole::Table && b.recipe.N > 0 && b.size > kMaxPrintedTable;
+  return b.role == BufferRole::Table && b.recipe.N > 0 && (b.size > kMaxPrintedTable || b.recipe.worker_stride > 0);
+}
+
+// One rank's slice of a twiddle table (lower/slice_rank_tables.h): entries [worker * S, + size),
+// computed when a thread first asks for that rank's, kept per thread.
+std::string computed_slice(const std::string &name, const Buffer &b, const std::string &real) {
+  const Buffer::Recipe &r = b.recipe;
+  return fmt::format(
+      "// entries [worker * {S}, + {C}) of T({N}, {n}, {k}) in diagonal order: this rank's twiddles only.\n"
+      "static const {real} *{name}_values(long worker) {{\n"
+      "  static thread_local long cached = -1;\n"
+      "  static thread_local std::vector<{real}> table;\n"
+      "  if (cached != worker) {{\n"
+      "    table.resize(2 * {C}L);\n"
+      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
+      "    for (long i = 0; i < {C}L; ++i) {{\n"
+      "      const long q = worker * {S}L + i;\n"
+      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
+      "      if (e < 0) e += {N}L;\n"
+      "      table[2 * i] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
+      "      table[2 * i + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
+      "    }}\n"
+      "    cached = worker;\n"
+      "  }}\n"
+      "  return table.data();\n"
+      "}}\n",
+      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
+      fmt::arg("S", r.worker_stride), fmt::arg("C", b.size), fmt::arg("real", real), fmt::arg("name", name));
 }
 
 // A twiddle table too large to print (megabytes of literals): a function that fills it on
@@ -94,7 +121,9 @@ bool all_digits(const std::string &s, std::size_t from) {
 bool usable_buffer_name(const std::string &s) {
   if (!is_c_identifier(s) || is_reserved_word(s)) return false;
   if (s[0] == '_' || s.find("__") != std::string::npos) return false;  // reserved identifiers
-  if (s == "x" || s == "y" || s == "dma" || s.rfind("ext_", 0) == 0) return false;
+  if (s == "x" || s == "y" || s == "xy" || s == "dma" || s.rfind("ext_", 0) == 0) return false;
+  for (const char *io : {"xr", "xi", "yr", "yi", "xyr", "xyi"})
+    if (s == io) return false;
   if ((s[0] == 'i' || s[0] == 's') && all_digits(s, 1)) return false;
   if (s.rfind("KP", 0) == 0 || s.rfind("KN", 0) == 0) return false;
   if (s.rfind("lut", 0) == 0 && all_digits(s, 3)) return false;
@@ -182,6 +211,8 @@ struct Emitter : simd::ScalarNames {
 
   // -- simd::ScalarNames
   std::string pointer(int buffer, const Idx &index) override {
+    if (f.buffers[std::size_t(buffer)].split)  // vectorize_loops leaves loops over split buffers scalar
+      throw std::invalid_argument("emit_cpp: a vector access of a split-format buffer");
     const std::string &name = buffer_ref(buffer);
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
@@ -189,6 +220,7 @@ struct Emitter : simd::ScalarNames {
   std::string element(int buffer, const Idx &index, int part) override {
     const std::string &name = buffer_ref(buffer);
     if (f.buffers[std::size_t(buffer)].real) return name + "[" + idx_text(index, 1, 0).s + "]";  // one real each
+    if (f.buffers[std::size_t(buffer)].split) return name + (part ? "i[" : "r[") + idx_text(index, 1, 0).s + "]";
     return name + "[" + idx_text(index, 2, part).s + "]";
   }
   std::string vector_constant(double v, const simd::VectorKind &kind) override {
@@ -204,11 +236,11 @@ struct Emitter : simd::ScalarNames {
   // -- buffers
   void name_buffers() {
     if (f.buffers.size() < 2) throw std::invalid_argument("emit_cpp: a function needs buffers x and y");
-    std::set<std::string> taken = {"x", "y", f.name};
+    std::set<std::string> taken = {"x", "y", "xy", "xr", "xi", "yr", "yi", "xyr", "xyi", f.name};
     buffer_names.resize(f.buffers.size());
     buffer_used.assign(f.buffers.size(), false);
     buffer_names[kInputBuffer] = "x";
-    buffer_names[kOutputBuffer] = "y";
+    buffer_names[kOutputBuffer] = f.in_place ? "xy" : "y";  // in place, the body uses y only
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       const Buffer &b = f.buffers[i];
       if (b.role == BufferRole::Input || b.role == BufferRole::Output)
@@ -502,6 +534,8 @@ struct Emitter : simd::ScalarNames {
     top_level(whole, stmts);
     in_region = true;
     for (std::size_t i = 0; i < stmts.size();) {
+      if (i > 0 && barrier.empty())
+        throw std::invalid_argument("emit_cpp: an SPMD kernel (one rank's step) runs one parallel loop and nothing else");
       if (i > 0) {
         indent(depth);
         body += barrier + "\n";
@@ -613,7 +647,8 @@ struct Emitter : simd::ScalarNames {
       if (b.values.empty()) throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
       if (!file_scope.empty()) file_scope += "\n";
       if (is_computed_table(b)) {
-        file_scope += computed_table(buffer_names[i], b, real);
+        file_scope += b.recipe.worker_stride > 0 ? computed_slice(buffer_names[i], b, real)
+                                                 : computed_table(buffer_names[i], b, real);
         continue;
       }
       fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], 2 * b.values.size());
@@ -628,7 +663,11 @@ struct Emitter : simd::ScalarNames {
     // generated files can be compiled as one translation unit (unity builds, search batches).
     const std::string detail = f.name + "_detail";
 
-    const std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa);
+    const bool spmd = options.threading == Threading::Spmd;
+    std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split);
+    if (spmd) plain.insert(plain.size() - 1, ", const long worker");  // one rank's step: its rank
+    if ((f.in_place || f.buffers[kOutputBuffer].split) && (streamed || spmd))
+      throw std::invalid_argument("emit_cpp: a streamed or distributed kernel in place or in split format");
     if (streamed && direct_xy)
       throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
     const std::string with_engine = "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa);
@@ -644,7 +683,7 @@ struct Emitter : simd::ScalarNames {
       if (b.size <= 0) throw std::invalid_argument(fmt::format("emit_cpp: temporary {} has size {}", b.name, b.size));
       // Per calling thread, kept between calls: no allocation, page faults or zeroing per call.
       // Workers of a parallel region share the caller's (one slice each where per worker).
-      const int64_t copies = parallel && b.per_worker ? f.workers : 1;
+      const int64_t copies = parallel && b.per_worker && !spmd ? f.workers : 1;
       if (b.size > kMaxStackTemp)
         fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n", real, buffer_names[i],
                        2 * b.size * copies);
@@ -653,7 +692,7 @@ struct Emitter : simd::ScalarNames {
       if (b.size > kMaxStackTemp)
         fmt::format_to(emit, "  {0} *const {1}{2} = {1}_storage.data();\n", real, buffer_names[i],
                        copies == 1 ? "" : "_workers");
-      if (b.size <= kMaxStackTemp && !(parallel && b.per_worker))
+      if (b.size <= kMaxStackTemp && !(parallel && b.per_worker && !spmd))
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }
     for (std::size_t i = 2; i < f.buffers.size(); ++i)  // local memory of streamed loops: allocated once per thread
@@ -669,16 +708,23 @@ struct Emitter : simd::ScalarNames {
     out += dma_preamble();
     for (std::size_t i = 2; i < f.buffers.size(); ++i)
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
-        fmt::format_to(emit, "  const {} *const {} = {}_values();\n", real, buffer_names[i], buffer_names[i]);
+        fmt::format_to(emit, "  const {} *const {} = {}_values({});\n", real, buffer_names[i], buffer_names[i],
+                       f.buffers[i].recipe.worker_stride > 0 ? "worker" : "");
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
-    if (!buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
-    if (!buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)y;\n";
+    const bool split = f.buffers[kOutputBuffer].split;
+    const std::string &xname = buffer_names[kInputBuffer], &yname = buffer_names[kOutputBuffer];
+    if (split)  // an all-real or all-imaginary input leaves one array unread
+      out += f.in_place ? fmt::format("  (void){0}r;\n  (void){0}i;\n", yname)
+                        : fmt::format("  (void){0}r;\n  (void){0}i;\n  (void){1}r;\n  (void){1}i;\n", xname, yname);
+    if (!split && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
+    if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)" + yname + ";\n";
+    if (spmd && !parallel) out += "  (void)worker;\n";
     const std::string in = parallel ? "    " : "  ";
     if (parallel) {
       out += region.open;
       for (std::size_t i = 2; i < f.buffers.size(); ++i) {  // each worker's own temporaries
         const Buffer &b = f.buffers[i];
-        if (!buffer_used[i] || b.role != BufferRole::Temp || !b.per_worker) continue;
+        if (!buffer_used[i] || b.role != BufferRole::Temp || !b.per_worker || spmd) continue;
         if (b.size > kMaxStackTemp)
           fmt::format_to(emit, "{0}{1} *const {2} = {2}_workers + {3}L * worker;\n", in, real, buffer_names[i], 2 * b.size);
         else
@@ -705,11 +751,15 @@ struct Emitter : simd::ScalarNames {
 
 }  // namespace
 
-std::string kernel_declaration(const std::string &name, Precision precision, Isa isa) {
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place, bool split) {
   const char *real = precision == Precision::Float ? "float" : "double";
   std::string attribute = simd::target_attribute(isa);
-  return fmt::format("{}void {}({} *__restrict y, const {} *__restrict x)", attribute.empty() ? "" : attribute + " ",
-                     name, real, real);
+  std::string params =
+      split ? in_place ? fmt::format("{0} *__restrict xyr, {0} *__restrict xyi", real)
+                       : fmt::format("{0} *__restrict yr, {0} *__restrict yi, const {0} *__restrict xr, const {0} *__restrict xi", real)
+      : in_place ? fmt::format("{} *__restrict xy", real)
+                 : fmt::format("{0} *__restrict y, const {0} *__restrict x", real);
+  return fmt::format("{}void {}({})", attribute.empty() ? "" : attribute + " ", name, params);
 }
 
 // NAME_dma(y, x, engine): a streamed kernel with the DMA engine it is to use.
@@ -736,7 +786,7 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options, 
   out += fmt::format(
       "\n#ifndef {0}\n#define {0}\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n{1};\n\n"
       "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n{2}\n#endif  // {0}\n",
-      guard, kernel_declaration(name, options.precision, options.isa),
+      guard, kernel_declaration(name, options.precision, options.isa, options.in_place, options.split),
       streamed ? "\n#ifdef __cplusplus  // the streamed kernel with a DMA engine of <splgen/runtime/dma.h>\n"
                  "namespace splgen { namespace runtime { class dma_engine; class external_store; } }\nextern \"C\" " +
                      dma_kernel_declaration(name, options.precision, options.isa) + ";\nextern \"C\" " +

@@ -21,13 +21,18 @@ struct CppEmitOptions {
   // A function with streamed loops (Function::dma_tags > 0) is NAME_dma(y, x, engine) and
   // NAME(y, x), which calls it with this engine of runtime/dma.h (docs/streaming.md).
   DmaEngine dma = DmaEngine::Thread;
+  // The kernel's layout for emit_header (emit_cpp reads it from the Function): one buffer
+  // NAME(xy); split arrays NAME(yr, yi, xr, xi), in place NAME(xyr, xyi) (docs/transforms.md).
+  bool in_place = false, split = false;
 };
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options);
 
 // The kernel's prototype as emit_cpp defines it, without `extern "C"` and without ';':
 //   [__attribute__((target("..."))) ]void NAME(double *__restrict y, const double *__restrict x)
-std::string kernel_declaration(const std::string &name, Precision precision, Isa isa);
+// or, in place or in split format, the parameters of CppEmitOptions::in_place / split.
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place = false,
+                               bool split = false);
 
 // A header declaring the kernel NAME (splgen gen --header): the header lines as // comments,
 // an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.

@@ -16,6 +16,10 @@ RegionText region_text(Threading threading, int workers, const std::string &inde
         indent, workers);
     t.barrier = "#pragma omp barrier";
     t.close = indent + "}\n";
+  } else if (threading == Threading::Spmd) {  // `worker` is the kernel's parameter (docs/mpi.md)
+    t.open = fmt::format("{0}{{\n{0}  const long workers = {1};\n", indent, workers);
+    t.barrier = "";
+    t.close = indent + "}\n";
   } else {
     t.include = "#include <splgen/runtime/thread_team.h>\n";
     t.open = fmt::format(

@@ -22,10 +22,15 @@ class CppBackend final : public Backend {
   bool prints_complex_codelets() const override { return true; }
   std::string kernel_name_problem(const std::string &name) const override { return cpp_kernel_name_problem(name); }
   std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
-    return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), cpp_options(o)) : emit_cpp(p.loops, cpp_options(o));
+    CppEmitOptions options = cpp_options(o);
+    options.in_place = p.loops.in_place;  // a codelet in place reads all of xy before it writes
+    return p.codelet ? emit_complex_codelet(*p.codelet, p.name(), options) : emit_cpp(p.loops, options);
   }
   std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
-    return backends::emit_header(p.name(), cpp_options(o), p.loops.dma_tags > 0 && !p.codelet);
+    CppEmitOptions options = cpp_options(o);
+    options.in_place = p.loops.in_place;
+    options.split = !p.codelet && p.loops.buffers.size() > 1 && p.loops.buffers[kOutputBuffer].split;
+    return backends::emit_header(p.name(), options, p.loops.dma_tags > 0 && !p.codelet);
   }
 };
 

@@ -11,7 +11,9 @@
 #include "generator/cli/options.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/measure/bench.h"
+#include "generator/measure/bench_layout.h"
 #include "generator/measure/compile.h"
+#include "generator/measure/mpi_bench.h"
 #include "generator/measure/plot.h"
 #include "generator/measure/report.h"
 #include "generator/measure/sizes.h"
@@ -125,15 +127,63 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
   add_threads_options(cmd, a.threads, a.threading);
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
+  add_io_layout_options(cmd, a.io, a.format);
+  cmd->add_option("--target", a.target, "cpp, or mpi: distributed kernels on --ranks processes against FFTW-MPI")
+      ->check(CLI::IsMember({"cpp", "mpi"}))
+      ->capture_default_str();
+  cmd->add_option("--ranks", a.ranks, "--target mpi: MPI processes (mpirun -np P on this machine)")
+      ->check(CLI::Range(2, 1024))
+      ->type_name("P");
   cmd->add_option("--wisdom", a.wisdom,
                   "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")
       ->type_name("FILE");
   return cmd;
 }
 
+namespace {
+
+// bench --target mpi: the specs (SPEC, or DFT(n) for each of --sizes) against FFTW-MPI.
+int run_mpi_bench(const BenchArgs &a, Isa isa) {
+  if (a.ranks < 2) throw CommandError(kExitUsage, "bench --target mpi needs --ranks P (P >= 2)");
+  if (!with_format(a.io, a.format).plain())
+    throw CommandError(kExitUsage, "bench --target mpi: --batch, strides, --in-place and --format split are not built for "
+                                   "distributed kernels yet");
+  if (a.threads > 1 || !a.rule_files.empty() || !a.wisdom.empty() || !a.compare.empty() || !a.csv.empty() ||
+      !a.json.empty() || !a.plot.empty())
+    throw CommandError(kExitUsage, "bench --target mpi: --threads, --rules, --wisdom, --compare, --csv, --json and "
+                                   "--plot are not built for distributed kernels yet");
+  measure::MpiBenchOptions o;
+  if (!a.sizes.empty())
+    for (int64_t n : measure::parse_sizes(a.sizes)) o.specs.push_back(fmt::format("DFT({})", n));
+  else
+    o.specs.push_back(a.spec);
+  o.ranks = a.ranks, o.precision = precision_from_option(a.precision), o.isa = isa, o.inverse = a.inverse;
+  if (a.reps > 0) o.repetitions = a.reps;
+  o.flags = a.flags;
+  auto progress = [&](const std::string &text) {
+    if (!a.quiet) std::cerr << text << std::flush;
+  };
+  std::vector<measure::MpiBenchRow> rows;
+  try {
+    rows = measure::run_mpi_bench(o, progress);
+  } catch (const measure::CompileError &e) {
+    throw CommandError(kExitInternal, fmt::format("cannot compile the MPI benchmark: {}: {}", e.command, first_error(e.output)));
+  } catch (const std::runtime_error &e) {
+    if (dynamic_cast<const FormulaError *>(&e)) throw;
+    throw CommandError(kExitInternal, e.what());
+  }
+  std::cout << measure::format_mpi_table(o, rows);
+  check_stdout();
+  return 0;
+}
+
+}  // namespace
+
 int run_bench(const BenchArgs &a) {
   if (a.spec.empty() && a.sizes.empty())
     throw CommandError(kExitUsage, "bench needs SPEC or --sizes (see 'splgen bench --help')");
+  if (a.target == "mpi") return run_mpi_bench(a, runnable_isa(a.isa));
+  if (a.ranks > 1) throw CommandError(kExitUsage, "--ranks needs --target mpi");
   if (!a.spec.empty() && !a.sizes.empty() && size_template_kind(a.spec).empty())
     throw CommandError(kExitUsage, "bench takes SPEC or --sizes, not both (or KIND(n) with --sizes, e.g. \"RDFT(n)\")");
   check_rule_options(a);
@@ -161,7 +211,8 @@ int run_bench(const BenchArgs &a) {
   };
   measure::BenchResult result;
   try {
-    result = measure::run_bench(options, progress);
+    const driver::IoLayoutOptions io = with_format(a.io, a.format);
+    result = io.plain() ? measure::run_bench(options, progress) : measure::run_layout_bench(options, io, progress);
   } catch (const measure::CompileError &e) {
     if (line_open) std::cerr << std::endl;
     // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "generator/driver/io_layout.h"
+
 namespace splgen::cli {
 
 struct BenchArgs {
@@ -31,6 +33,10 @@ struct BenchArgs {
   std::string wisdom;  // --wisdom FILE: time the searched plan (and the default beside it)
   int threads = 1;     // --threads P: P-worker kernels against FFTW with P threads
   std::string threading = "openmp";
+  driver::IoLayoutOptions io;          // --batch, strides, --in-place: bench_layout.h
+  std::string format = "interleaved";  // --format
+  std::string target = "cpp";  // --target mpi: distributed kernels against FFTW-MPI (docs/mpi.md)
+  int ranks = 1;               // --ranks P
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -34,6 +34,7 @@
 #include "generator/cli/options.h"
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/rules_stats_command.h"
+#include "generator/cli/model_command.h"
 #include "generator/cli/selftest_command.h"
 #if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
 #include "generator/cli/bench_command.h"
@@ -122,6 +123,10 @@ struct Options {
   std::string dma = "thread";           // --dma thread|sync
   std::string layout = "natural";       // --layout natural|block|to-block|from-block
   bool stream = false;                  // --stream
+  driver::IoLayoutOptions io;           // --batch, strides, --in-place
+  std::string format = "interleaved";   // --format
+  int ranks = 1;                        // --ranks P (--target mpi)
+  std::string distribution = "block";   // --distribution block|cyclic
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -142,11 +147,17 @@ driver::GenOptions gen_options(const Options &o) {
   g.local_memory = o.local_memory;
   g.dma = *parse_dma_engine(o.dma);  // checked by CLI::IsMember
   g.stream = o.stream;
+  g.ranks = o.ranks;
+  g.distribution = o.distribution == "cyclic" ? lower::Distribution::Cyclic : lower::Distribution::Block;  // IsMember
   g.layout = o.layout == "block"        ? lower::DataLayout::Block
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
                                         : lower::DataLayout::Natural;  // checked by CLI::IsMember
+  g.io = with_format(o.io, o.format);
   if (o.wisdom.empty()) return g;
+  if (!g.io.plain())
+    throw CommandError(kExitUsage, "--wisdom with --batch, strides, --in-place or --format split is not built yet: "
+                                   "the stored plans are of one contiguous transform");
   if (o.prefer_rules || !o.only_rules.empty())
     throw CommandError(kExitUsage, fmt::format("--wisdom and {}: a stored plan replaces the expansion that rule "
                                                "selection steers; give one of them",
@@ -205,6 +216,8 @@ void add_target_options(CLI::App *cmd, Options &o) {
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
+  add_io_layout_options(cmd, o.io, o.format);
+  add_ranks_options(cmd, o.ranks, o.distribution);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {
@@ -400,6 +413,8 @@ int run(int argc, char **argv) {
 
   SelftestArgs selftest_args;
   CLI::App *selftest = add_selftest_command(app, selftest_args);
+  ModelArgs model_args;
+  CLI::App *model = add_model_command(app, model_args);
 
 #if SPLGEN_WITH_MEASURE
   BenchArgs bench_args;
@@ -429,6 +444,7 @@ int run(int argc, char **argv) {
   if (stats->parsed()) return run_rules_stats(stats_args);
   if (rew->parsed()) return rewrite(o.spec, o.rule_files);
   if (selftest->parsed()) return run_selftest(selftest_args);
+  if (model->parsed()) return run_model(model_args);
 #if SPLGEN_WITH_MEASURE
   if (bench->parsed()) return run_bench(bench_args);
   if (search->parsed()) return run_search(search_args);
@@ -439,7 +455,7 @@ int run(int argc, char **argv) {
                                     sub->get_name()),
                         kExitUsage);
 #endif
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, bench, search or wisdom "
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, model, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }

@@ -52,6 +52,16 @@ void add_threads_options(CLI::App *cmd, int &threads, std::string &threading) {
       ->capture_default_str();
 }
 
+void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution) {
+  cmd->add_option("--ranks", ranks, "MPI ranks of a distributed kernel (par(P, 1) around the spec; --target mpi, docs/mpi.md)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->type_name("P");
+  cmd->add_option("--distribution", distribution,
+                  "How x and y are spread over the ranks: block (FFTW-MPI's), or cyclic (packets; fewer exchanges)")
+      ->check(CLI::IsMember({"block", "cyclic"}))
+      ->capture_default_str();
+}
+
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
                         bool &stream) {
   cmd->add_flag("--stream", stream,
@@ -89,6 +99,25 @@ CLI::Validator finite_range(double lo, double hi) {
         return fmt::format("'{}' is not a number in [{}, {}]", value, lo, hi);
       },
       fmt::format("FLOAT in [{} - {}]", lo, hi));
+}
+
+void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format) {
+  cmd->add_option("--batch", io.batch, "Transforms per call (FFTW's howmany): I(N) (x) SPEC")->type_name("N");
+  cmd->add_option("--istride", io.istride, "Elements between consecutive inputs of one transform")->type_name("S");
+  cmd->add_option("--idist", io.idist, "Elements between the first inputs of consecutive transforms (default: size * istride)")
+      ->type_name("D");
+  cmd->add_option("--ostride", io.ostride, "Elements between consecutive outputs of one transform")->type_name("S");
+  cmd->add_option("--odist", io.odist, "Elements between the first outputs of consecutive transforms (default: size * ostride)")
+      ->type_name("D");
+  cmd->add_flag("--in-place", io.in_place, "One buffer, NAME(xy): the output overwrites the input");
+  cmd->add_option("--format", format, "Complex data: interleaved (re, im pairs) or split (NAME(yr, yi, xr, xi))")
+      ->check(CLI::IsMember({"interleaved", "split"}))
+      ->capture_default_str();
+}
+
+driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::string &format) {
+  io.split = format == "split";
+  return io;
 }
 
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags) {

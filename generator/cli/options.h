@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/driver/io_layout.h"
 #include "generator/target/target.h"
 
 namespace splgen::cli {
@@ -30,7 +31,8 @@ void add_rule_selection_options(CLI::App *cmd, bool &prefer_rules, std::vector<s
 
 // --threads P (1..256; the kernel runs P workers, smp(P, mu)) and --threading openmp|team.
 void add_threads_options(CLI::App *cmd, int &threads, std::string &threading);
-// --buffers, --local-memory, --dma: how streamed loops run (docs/streaming.md).
+// --ranks P (a distributed kernel, par(P, 1)) and --distribution block|cyclic (docs/mpi.md).
+void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution);
 // --buffers, --local-memory, --dma, and --layout (block data layouts, docs/streaming.md)
 // and --stream (s chosen from --local-memory)
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
@@ -42,6 +44,12 @@ void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet
 // A check for a floating-point option: a finite number in [lo, hi]. CLI::Range lets "nan"
 // through (every comparison with NaN is false), and a NaN time made `bench` loop for ever.
 CLI::Validator finite_range(double lo, double hi);
+
+// --batch N, --istride S, --idist D, --ostride S, --odist D (FFTW's advanced interface),
+// --in-place and --format interleaved|split (docs/transforms.md, "Layouts"). The values are
+// checked by driver::check_io_layout (one line, exit 2), after the spec is known.
+void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format);
+driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::string &format);
 
 // --compiler CXX and --flags=FLAGS, for commands that compile kernels (bench, search).
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags);

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "backends/cpp/register.h"
+#include "backends/mpi/register.h"
 
 namespace splgen::driver {
 
@@ -10,6 +11,7 @@ void register_builtin_backends() {
   static std::once_flag once;
   std::call_once(once, [] {
     backends::register_cpp_backend();
+    backends::register_mpi_backend();
     // A new backend: its register function here, one line.
   });
 }

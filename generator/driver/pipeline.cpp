@@ -12,6 +12,7 @@
 
 #include "backends/registry.h"
 #include "generator/driver/builtin_backends.h"
+#include "generator/driver/ranks.h"
 #include "generator/driver/size_limits.h"
 #include "generator/driver/streaming.h"
 #include "generator/driver/threads.h"
@@ -47,7 +48,15 @@ Stage parse_stage(const std::string &name) {
   throw std::invalid_argument("unknown stage '" + name + "' (one of spl, expand::expand, sigma, merge, loops, code, all)");
 }
 
-std::string default_kernel_name(const Spl &spec, const GenOptions &options) {
+std::string default_kernel_name(const Spl &batched, const GenOptions &options) {
+  if (!options.io.plain()) {  // splgen_dft256_b1000_inplace
+    GenOptions plain = options;
+    plain.io = {};
+    const IoLayoutOptions &io = options.io;
+    return default_kernel_name(one_transform(batched, io), plain) + (io.batch > 1 ? fmt::format("_b{}", io.batch) : "") +
+           (io.strided() ? "_strided" : "") + (io.in_place ? "_inplace" : "") + (io.split ? "_split" : "");
+  }
+  const Spl &spec = batched;
   std::string suffix = options.precision == Precision::Float ? "f" : "";
   if (options.layout != lower::DataLayout::Natural)
     return fmt::format("splgen_kernel{}x{}_{:016x}_{}{}", spec->rows, spec->cols, spec->hash,
@@ -277,7 +286,36 @@ bool block_layout_kernel(const Compilation &c) {
   return lower::is_block_layout_spec(c.spec) && std::count(consumed.begin(), consumed.end(), TagKind::Stream);
 }
 
+bool consumes(const Compilation &c, TagKind kind) {
+  std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
+  return std::count(consumed.begin(), consumed.end(), kind) > 0;
+}
+
+// A kernel whose ranks run the par tag's stages (docs/mpi.md); the flags that ask for one are
+// refused where it cannot be.
+bool distributed_kernel(const Compilation &c) {
+  const bool par = par_ranks(c.spec) > 0 || c.options.ranks > 1;
+  if (!consumes(c, TagKind::Par)) {
+    if (c.options.ranks > 1)
+      throw FormulaError(fmt::format("--ranks {}: target '{}' prints code for one process; --target mpi distributes "
+                                     "(docs/mpi.md)", c.options.ranks, c.options.target));
+    if (c.options.distribution != lower::Distribution::Block)
+      throw FormulaError("--distribution: only for distributed kernels (--target mpi, docs/mpi.md)");
+    return false;
+  }
+  if (!par)
+    throw FormulaError(fmt::format("target '{}' needs a distributed spec: --ranks P or par(p, mu)[...] (docs/mpi.md)",
+                                   c.options.target));
+  if (c.options.threads > 1) throw FormulaError("--threads with --ranks: threads inside each rank are not built yet (docs/mpi.md)");
+  const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
+  if (c.spec->rows % ranks)
+    throw FormulaError(fmt::format("{} ranks do not divide the {} points of {}: each rank holds an equal part (docs/mpi.md)",
+                                   ranks, c.spec->rows, print(c.spec)));
+  return true;
+}
+
 expand::Expansion run_expand(Compilation &c) {
+  distributed_kernel(c);  // refuses what cannot be before the expansion runs
   if (c.options.local_memory > 0 && !has_tag(c.spec, TagKind::Stream) && !block_layout_kernel(c))
     throw FormulaError("--local-memory is the local memory of streamed loops: the spec has no stream(s), tiled(k) or "
                        "cubic(k) tag (docs/streaming.md)");
@@ -292,7 +330,8 @@ expand::Expansion run_expand(Compilation &c) {
     return e;
   }
   std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
-  Spl spec = threaded_spec(c.spec, c.options.threads, c.options.smp_packet, c.options.precision, c.notes);
+  Spl spec = ranked_spec(threaded_spec(c.spec, c.options.threads, c.options.smp_packet, c.options.precision, c.notes),
+                         c.options.ranks);
   if (c.options.plan) {
     // With --threads the tag is smp(threads, smp_packet or a cache line); a plan that brings an
     // smp tag of its own (a threaded default plan, stored whole) brings only its formula.
@@ -314,7 +353,7 @@ expand::Expansion run_expand(Compilation &c) {
 Spl run_tag_rules(Compilation &c) {
   Spl f = c.expansion.formula;
   std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
-  for (TagKind kind : {TagKind::Smp, TagKind::Stream}) {
+  for (TagKind kind : {TagKind::Smp, TagKind::Stream, TagKind::Par}) {
     if (!has_tag(f, kind) || !std::count(consumed.begin(), consumed.end(), kind)) continue;
     std::vector<const Rule *> applied;
     f = rewrite::rewrite_to_fixpoint(f, tag_formula_rules(rules_in_force(c).all(), kind), 10000, &applied);
@@ -346,11 +385,21 @@ Sigma run_lower(const Compilation &c, const Spl &f) {
 LoopProgram run_loops(const Compilation &c) {
   std::string name = c.options.name.empty() ? default_kernel_name(c.spec, c.options) : c.options.name;
   LoopProgram p;
+  if (c.distributed) {  // each local step as a kernel of its own (docs/mpi.md)
+    p.ranks = rank_loops(*c.distributed, name, [&](const Sigma &step, const std::string &step_name) {
+      return lower::prepare_for_printing(lower::schedule_for_registers(
+          lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options))));
+    });
+    p.loops.name = name, p.loops.rows = c.spec->rows, p.loops.cols = c.spec->cols;
+    p.loops.body = make_block({});
+    return p;
+  }
   std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
   lower::StreamOptions stream{std::count(consumed.begin(), consumed.end(), TagKind::Stream) > 0, c.options.dma_buffers,
                               c.options.local_memory, c.options.precision == Precision::Float ? 4 : 8};
   p.loops = lower::prepare_for_printing(lower::schedule_for_registers(
-      lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)}),
+      lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
+                                                   io_layout_functions(c.spec, c.options.io)),
                              allowed_vector_widths(c.options))));
   if (c.expansion.formula && has_parallel_loop(p.loops)) p.loops.workers = smp_workers(c.expansion.formula);
   if (stream.dma && c.expansion.formula && has_tag(c.expansion.formula, TagKind::Stream) && !every_pass_streamed(c.merged))
@@ -358,14 +407,17 @@ LoopProgram run_loops(const Compilation &c) {
                        std::string(p.loops.dma_tags == 0 ? "this formula" : "every pass of this formula") +
                        " (s must divide the sizes it splits; docs/streaming.md)");
   const Spl &f = c.expansion.formula;
-  if (f && backend_of(c.options).prints_complex_codelets() &&
+  const IoLayoutOptions &io = c.options.io;  // the codelet reads x[i] and writes y[i], or xy in place
+  const bool codelet_layout = io.plain() || (io.in_place && io.batch == 1 && !io.strided() && !io.split);
+  if (f && codelet_layout && backend_of(c.options).prints_complex_codelets() &&
       !vector_widths(c.options.isa, c.options.precision).empty() && f->kind == SplKind::DFT && is_codelet_size(f->a))
     p.codelet = lower::lower_complex_codelet(f->a, f->b);
   return p;
 }
 
 // The data layout of the kernel's y and x, for its header comment (docs/transforms.md).
-std::string io_layout(const Spl &spec) {
+std::string io_layout(const Spl &spec, const IoLayoutOptions &io) {
+  if (!io.plain()) return describe_io_layout(spec, io);
   if (!reads_real(spec) && !writes_real(spec)) return "interleaved complex, out-of-place";
   auto side = [](int64_t n, bool real) {
     return real ? fmt::format("{} reals", n) : fmt::format("{} interleaved complex", n);
@@ -382,7 +434,7 @@ backends::EmitOptions emit_options(const Compilation &c) {
   emit.header_lines.push_back(fmt::format("generated by splgen {} -- do not edit", SPLGEN_VERSION));
   emit.header_lines.push_back(fmt::format("spec: {} ({}, {}, {})", print(c.spec),
                                           c.options.precision == Precision::Float ? "float" : "double",
-                                          isa_name(c.options.isa), io_layout(c.spec)));
+                                          isa_name(c.options.isa), io_layout(c.spec, c.options.io)));
   if (c.program.loops.workers > 1)
     emit.header_lines.push_back(fmt::format("threads: {} workers ({}); safe to call from several threads at once",
                                             c.program.loops.workers, threading_name(c.options.threading)));
@@ -414,7 +466,20 @@ void run_stage(Compilation &c, Stage stage) {
       c.tagged = run_tag_rules(c);
       c.sigma = run_lower(c, c.tagged);
       break;
-    case Stage::Merge: c.merged = lower::merge_loops(c.sigma); break;
+    case Stage::Merge:
+      if (distributed_kernel(c)) {
+        try {
+          c.distributed = merge_rank_steps(lower::distribute_ranks(c.sigma, par_ranks(c.expansion.formula), c.options.distribution));
+        } catch (const FormulaError &) {  // the expansion's reason, where it found no split for the ranks
+          for (const std::string &note : c.notes)
+            if (note.rfind("par(", 0) == 0) throw FormulaError(note + " (docs/mpi.md)");
+          throw;
+        }
+        c.merged = c.sigma;
+        break;
+      }
+      c.merged = lower::merge_loops(c.sigma);
+      break;
     case Stage::Loops: c.program = run_loops(c); break;
     case Stage::Code: {
       const backends::Backend &backend = backend_of(c.options);
@@ -432,7 +497,8 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.options = options;
   c.spec = spec;
   c.reached = reached;
-  check_size_limits(spec);  // refused at once rather than minutes later (size_limits.h)
+  if (options.size_limits)  // refused at once rather than minutes later (size_limits.h); per rank if distributed
+    check_size_limits(spec, options.target == "mpi" ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1);
   backend_of(options);  // an unknown target is an error before any work
   if (reached < Stage::Merge) {  // the expansion and the lowering use rules; later stages do not
     load_rules(c);
@@ -450,13 +516,17 @@ Compilation start(const std::string &spec_text, const GenOptions &options) {
     spec = make_dft(spec->a, -spec->b);
   }
   if (options.stream) spec = stream_for_local_memory(spec, options);
+  check_io_layout(spec, options);
+  spec = batched_spec(spec, options.io);
   Compilation c = entered(spec, options, Stage::Spec);
   c.spec_text = options.stream ? print(spec) : spec_text;
   return c;
 }
 
 Compilation start(const Spl &spec, const GenOptions &options) {
-  return entered(options.stream ? stream_for_local_memory(spec, options) : spec, options, Stage::Spec);
+  Spl s = options.stream ? stream_for_local_memory(spec, options) : spec;
+  check_io_layout(s, options);
+  return entered(batched_spec(s, options.io), options, Stage::Spec);
 }
 
 Compilation start_at_formula(const Spl &spec, const Spl &formula, const GenOptions &options) {
@@ -510,7 +580,7 @@ std::string dump_stage(const Compilation &c, Stage stage) {
         return applied + "tag rules: " + print(c.tagged) + "\n" + print(c.sigma);
       return applied + print(c.sigma);
     }
-    case Stage::Merge: return print(c.merged);
+    case Stage::Merge: return c.distributed ? print(*c.distributed) : print(c.merged);
     case Stage::Loops: return to_string(c.program);
     case Stage::Code: return c.source;
   }

@@ -5,12 +5,15 @@
 // A Compilation holds what the stages have made so far; run_until() runs the stages after
 // `reached` up to a given one. --dump-after prints a stage of it (dump_stage).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "generator/driver/io_layout.h"
 #include "generator/expand/expand.h"
 #include "generator/ir/loop_program.h"
 #include "generator/ir/sigma.h"
+#include "generator/lower/distribute_ranks.h"
 #include "generator/lower/layout_passes.h"
 #include "generator/target/target.h"
 
@@ -43,6 +46,15 @@ struct GenOptions {
   bool stream = false;  // --stream: the spec in stream(s)[...], s the fewest chunks that fit local_memory
   // tiled(k)/cubic(k) specs: where the kernel's data live (lower/layout_passes.h).
   lower::DataLayout layout = lower::DataLayout::Natural;
+  // FFTW's advanced interface, in place, split format (io_layout.h): the parsed spec is one
+  // transform; start() makes it I(batch) (x) spec and checks the layout.
+  IoLayoutOptions io;
+  // Distributed kernels (docs/mpi.md): > 1: par(ranks, 1) around the spec; how x and y are
+  // spread over the ranks.
+  int ranks = 1;
+  lower::Distribution distribution = lower::Distribution::Block;
+  // false: no size limit (splgen model: the stages up to merge, no code; driver/scale_model.h)
+  bool size_limits = true;
 };
 
 // The stages, in order; their --dump-after names are spl, expand, sigma, merge, loops, code.
@@ -63,6 +75,7 @@ struct Compilation {
   std::vector<std::string> tag_rules;  //   the tag rules applied ("NAME [FILE:LINE]", in order of first use),
   Sigma sigma;                  //   lowered
   Sigma merged;                 // Stage::Merge: after loop merging
+  std::optional<lower::RankProgram> distributed;  //   a distributed kernel: each rank's steps, merged
   LoopProgram program;          // Stage::Loops
   std::string source;           // Stage::Code: the backend's text
   std::string header;           //   and a header declaring the kernel (splgen gen --header)

@@ -9,8 +9,8 @@ namespace splgen::driver {
 
 namespace {
 
-void check_dft_size(const Spl &dft, int64_t n) {
-  if (n > kMaxPoints)
+void check_dft_size(const Spl &dft, int64_t n, int64_t ranks) {
+  if (n / ranks > kMaxPoints)
     throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^24 = {} points (docs/cli.md, "
                                    "\"Size limits\")", print(dft), n, kMaxPoints));
   if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
@@ -18,20 +18,22 @@ void check_dft_size(const Spl &dft, int64_t n) {
                                    "2^18 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
 }
 
-void check_node(const Spl &f) {
-  if (f->kind == SplKind::DFT) check_dft_size(f, f->a);
+void check_node(const Spl &f, int64_t ranks) {
+  if (f->kind == SplKind::DFT) check_dft_size(f, f->a, ranks);
   if (f->kind == SplKind::DFTnd)
-    for (int64_t n : f->perm) check_dft_size(f, n);
-  for (const Spl &child : f->children) check_node(child);
+    for (int64_t n : f->perm) check_dft_size(f, n, 1);
+  for (const Spl &child : f->children) check_node(child, ranks);
 }
 
 }  // namespace
 
-void check_size_limits(const Spl &spec) {
-  check_node(spec);  // first: the message names the DFT
-  if (spec->rows > kMaxPoints || spec->cols > kMaxPoints)
-    throw FormulaError(fmt::format("the spec is {} x {}: above splgen's size limit of 2^24 = {} points (docs/cli.md, "
-                                   "\"Size limits\")", spec->rows, spec->cols, kMaxPoints));
+void check_size_limits(const Spl &spec, int64_t ranks) {
+  check_node(spec, ranks);  // first: the message names the DFT
+  if (spec->rows / ranks > kMaxPoints || spec->cols / ranks > kMaxPoints)
+    throw FormulaError(fmt::format("the spec is {} x {}{}: above splgen's size limit of 2^24 = {} points{} (docs/cli.md, "
+                                   "\"Size limits\")", spec->rows, spec->cols,
+                                   ranks > 1 ? fmt::format(" on {} ranks", ranks) : "", kMaxPoints,
+                                   ranks > 1 ? " per rank" : ""));
 }
 
 }  // namespace splgen::driver

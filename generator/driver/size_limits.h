@@ -21,6 +21,8 @@ constexpr int64_t kMaxPoints = int64_t(1) << 24;
 constexpr int64_t kMaxPrimeFactor = int64_t(1) << 18;
 
 // Throws FormulaError (one line, naming the limit) when the spec or one of its DFTs is too large.
-void check_size_limits(const Spl &spec);
+// A distributed kernel (docs/mpi.md) of `ranks` ranks is the code of one rank: the limit is on
+// its part of the points.
+void check_size_limits(const Spl &spec, int64_t ranks = 1);
 
 }  // namespace splgen::driver

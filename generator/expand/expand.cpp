@@ -160,6 +160,21 @@ bool fits_smp(const Tag &tag, const std::string &rule, const std::vector<int64_t
   return false;
 }
 
+// Inside par(p, mu) a split whose stages rules/par.rules distributes: Cooley-Tukey with the
+// conditions of par_dft (seed 004 sec. 3.1: p | m, p | n, packets of whole mu), the row-column
+// 2D rule with those of par_dft_2d (p | m, p | n, mu | n/p), the 3D rule with par_3d_stages'.
+bool fits_par(const Tag &tag, const std::string &rule, const std::vector<int64_t> &children) {
+  int64_t p = tag.params.at(0), mu = tag.params.at(1);
+  auto divides = [](int64_t a, int64_t b) { return a > 0 && b % a == 0; };
+  if (children.size() == 3 && rule == "dft_3d")  // par_3d_stages: slabs of m/p planes, then packets of n r/p columns
+    return divides(p, children[0]) && divides(p, children[1] * children[2]) && divides(mu, children[1] * children[2] / p);
+  if (children.size() != 2) return false;
+  const int64_t m = children[0], n = children[1];
+  if (rule == "dft_ct_dit") return divides(p, m) && divides(p, n) && divides(mu, m / p) && divides(mu, n / p);
+  if (rule == "dft_2d_rc") return divides(p, m) && divides(p, n) && divides(mu, n / p);
+  return false;
+}
+
 // Inside stream(s), s > 1, a split whose passes rules/stream.rules streams: Cooley-Tukey (DIT,
 // stream_ct_stages) or row-column 2D (stream_2d_stages), s dividing both factors (Cell paper
 // Table 3(a)). With s = 1 the whole kernel is one chunk (stream_single): any split.
@@ -176,6 +191,7 @@ bool fits_tag(const std::optional<Tag> &tag, const std::string &rule, const std:
   if (tag->kind == TagKind::Tiled) return fits_tiled(*tag, children, N);
   if (tag->kind == TagKind::Smp) return fits_smp(*tag, rule, children);
   if (tag->kind == TagKind::Stream) return fits_stream(*tag, rule, children);
+  if (tag->kind == TagKind::Par) return fits_par(*tag, rule, children);
   return true;
 }
 
@@ -284,6 +300,9 @@ class Expander {
     if (tag && tag->kind == TagKind::Smp && !best_fits)
       notes_.push_back(fmt::format("{}: no split of {} that the smp rules make parallel at every stage; it runs "
                                    "on one thread", print(make_tagged(*tag, node)), print(node)));
+    if (tag && tag->kind == TagKind::Par && !best_fits)
+      notes_.push_back(fmt::format("{}: no split of {} whose stages rules/par.rules distributes (p must divide both "
+                                   "factors of a split, in whole packets of mu)", print(make_tagged(*tag, node)), print(node)));
     if (best && !best->result) best->result = rewrite::instantiate_spl(best->rule->rhs, best->match);
     if (!best && codelet.applicable(node)) return as_codelet();  // e.g. a prime below the limit
     if (!best && options_.closed) throw FormulaError(not_closed_message(node));

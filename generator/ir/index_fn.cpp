@@ -28,6 +28,17 @@ std::optional<IndexFn> stride_after_h(const IndexFnNode &l, const IndexFnNode &h
   return std::nullopt;
 }
 
+// v(n, s, d) o h(b, t): exact as an h when b's remainder modulo n is known and the range stays
+// inside one block, or when t is a multiple of n (the loop over blocks of I(howmany) (x) A).
+std::optional<IndexFn> layout_after_h(const IndexFnNode &v, const IndexFnNode &h) {
+  auto qr = divmod(h.base, v.mu);
+  if (!qr) return std::nullopt;
+  auto &[high, low] = *qr;
+  if (low.max() + (h.domain - 1) * h.s < v.mu) return fn_h(h.domain, v.range, high * v.outer + low * v.s, h.s * v.s);
+  if (h.s % v.mu == 0) return fn_h(h.domain, v.range, high * v.outer + low * v.s, h.s / v.mu * v.outer);
+  return std::nullopt;
+}
+
 }  // namespace
 
 IndexFn fn_h(int64_t domain, int64_t range, Affine base, int64_t stride) {
@@ -60,6 +71,16 @@ IndexFn fn_table(std::vector<int64_t> table) {
   return make(std::move(n));
 }
 
+IndexFn fn_layout(int64_t howmany, int64_t n, int64_t stride, int64_t dist) {
+  if (howmany < 1 || n < 1 || stride < 1 || dist < 0) throw std::logic_error("v(n, s, d): bad layout");
+  const int64_t range = (howmany - 1) * dist + (n - 1) * stride + 1;
+  if (howmany == 1 || dist == n * stride) return fn_h(howmany * n, range, Affine::constant(0), stride);
+  if (stride == howmany && dist == 1) return fn_stride(howmany * n, howmany);
+  IndexFnNode v{FnKind::Layout, howmany * n, range, Affine::constant(0), stride, n};
+  v.outer = dist;
+  return make(std::move(v));
+}
+
 IndexFn fn_identity(int64_t n) { return fn_h(n, n, Affine::constant(0), 1); }
 
 bool is_identity(const IndexFn &f) {
@@ -75,6 +96,8 @@ IndexFn compose(const IndexFn &f, const IndexFn &g) {
     return fn_h(g->domain, f->range, f->base + g->base * f->s, f->s * g->s);
   if (f->kind == FnKind::Stride && f->outer == 1 && f->mu == 1 && g->kind == FnKind::H)
     if (auto r = stride_after_h(*f, *g)) return *r;
+  if (f->kind == FnKind::Layout && g->kind == FnKind::H)
+    if (auto r = layout_after_h(*f, *g)) return *r;
   if (f->kind == FnKind::Compose)  // (a o b) o g = a o (b o g), simplifying b o g first
     return compose(f->f, compose(f->g, g));
   IndexFnNode n{FnKind::Compose, g->domain, f->range};
@@ -129,7 +152,8 @@ std::optional<IndexFn> inverse(const IndexFn &f) {
       if (a && b) return compose(*b, *a);
       return std::nullopt;
     }
-    case FnKind::Q: return std::nullopt;
+    case FnKind::Q:
+    case FnKind::Layout: return std::nullopt;
   }
   return std::nullopt;
 }
@@ -152,6 +176,7 @@ int64_t eval(const IndexFn &f, int64_t i, const Env &env) {
       return i - i % block + ((p % n) * f->s + p / n) * f->mu + i % f->mu;
     }
     case FnKind::Table: return (*f->table)[std::size_t(i)];
+    case FnKind::Layout: return i / f->mu * f->outer + i % f->mu * f->s;
     case FnKind::Compose: return eval(f->f, eval(f->g, i, env), env);
   }
   throw std::logic_error("bad index function");
@@ -172,6 +197,7 @@ Idx apply_index(const IndexFn &f, const Idx &i) {
       return f->outer > 1 ? idx_add(idx_scale(idx_div(i, block), block), within) : within;
     }
     case FnKind::Table: return idx_lookup(f->table, i);
+    case FnKind::Layout: return idx_add(idx_scale(idx_div(i, f->mu), f->outer), idx_scale(idx_mod(i, f->mu), f->s));
     case FnKind::Compose: return apply_index(f->f, apply_index(f->g, i));
   }
   throw std::logic_error("bad index function");
@@ -190,6 +216,7 @@ std::string to_string(const IndexFn &f) {
       for (std::size_t i = 0; i < f->table->size(); ++i) s += fmt::format("{}{}", i ? "," : "", (*f->table)[i]);
       return s + ")";
     }
+    case FnKind::Layout: return fmt::format("v[{}<-{}]({}, {}, {})", f->range, f->domain, f->mu, f->s, f->outer);
     case FnKind::Compose: return fmt::format("{} o {}", to_string(f->f), to_string(f->g));
   }
   return "?";

@@ -5,6 +5,8 @@
 //   l(a; N, m; mu): of I(a) (x) L(N, m) (x) I(mu): packets of mu, within each of a blocks of
 //                 N mu (a digit swap; the block layouts' transfers, docs/streaming.md)
 //   table(p):     i -> p[i]
+//   v(n, s, d):   i -> (i / n)*d + (i mod n)*s    (FFTW's howmany/stride/dist layout of a
+//                 batch of transforms of n elements; docs/transforms.md, "Layouts")
 //   f o g:        i -> f(g(i))
 // compose() simplifies h o h, l o h (the loop-merging cases of Cooley-Tukey) and identities.
 #pragma once
@@ -18,15 +20,15 @@
 
 namespace splgen {
 
-enum class FnKind { H, Q, Stride, Table, Compose };
+enum class FnKind { H, Q, Stride, Table, Compose, Layout };
 struct IndexFnNode;
 using IndexFn = std::shared_ptr<const IndexFnNode>;
 struct IndexFnNode {
   FnKind kind;
   int64_t domain = 0, range = 0;
   Affine base;                                       // H, Q
-  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m, mu
-  int64_t outer = 1;                                 // Stride: a
+  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m, mu; Layout: s, n
+  int64_t outer = 1;                                 // Stride: a; Layout: d
   std::shared_ptr<const std::vector<int64_t>> table; // Table
   IndexFn f, g;                                      // Compose: f o g
 };
@@ -36,6 +38,9 @@ IndexFn fn_q(int64_t domain, int64_t range, Affine base, int64_t s, int64_t mu);
 IndexFn fn_stride(int64_t N, int64_t m);
 IndexFn fn_stride(int64_t a, int64_t N, int64_t m, int64_t mu);  // I(a) (x) L(N, m) (x) I(mu)
 IndexFn fn_table(std::vector<int64_t> table);
+// v(n, s, d) over howmany blocks (s >= 1, d >= 0); an h or l where it is one (d = n s: h;
+// s = howmany, d = 1: l(howmany n, howmany)).
+IndexFn fn_layout(int64_t howmany, int64_t n, int64_t stride, int64_t dist);
 IndexFn fn_identity(int64_t n);
 IndexFn compose(const IndexFn &f, const IndexFn &g);  // f o g
 

@@ -291,6 +291,7 @@ struct Machine {
   std::vector<std::vector<cplx>> buffers;
   std::vector<double> scalars;
   Env env;
+  int64_t rank = -1;  // >= 0: a parallel loop runs only this iteration (interpret(f, x, rank))
 
   cplx &element(int buffer, const Idx &index) {
     int64_t i = eval(index, env);
@@ -349,6 +350,10 @@ struct Machine {
       case StmtKind::For:
         if (s->vector_width > 1) {
           run_lockstep(*s);
+        } else if (s->parallel && rank >= 0) {
+          if (rank >= s->var.extent) throw std::logic_error("interpret: rank beyond the parallel loop");
+          env[s->var.id] = rank;
+          run(s->loop_body);
         } else {
           for (int64_t i = 0; i < s->var.extent; ++i) {
             env[s->var.id] = i;
@@ -388,11 +393,18 @@ struct Machine {
 
 }  // namespace
 
-std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
-  if (int64_t(x.size()) != f.cols) throw std::invalid_argument("interpret: input size mismatch");
-  Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}};
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) { return interpret(f, x, -1); }
+
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank) {
+  const Buffer &xb = f.buffers[kInputBuffer];
+  if (int64_t(x.size()) != (xb.packed ? 2 * xb.size : xb.size)) throw std::invalid_argument("interpret: input size mismatch");
+  Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}, rank};
   for (const Buffer &b : f.buffers) {
-    if (b.role == BufferRole::Table)
+    if (b.role == BufferRole::Table && b.recipe.worker_stride > 0) {  // one rank's slice
+      if (rank < 0) throw std::logic_error("interpret: a table sliced per rank needs the rank (interpret(f, x, rank))");
+      const auto first = b.values.begin() + rank * b.recipe.worker_stride;
+      m.buffers.emplace_back(first, first + b.size);
+    } else if (b.role == BufferRole::Table)
       m.buffers.push_back(b.values);
     else
       m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));
@@ -403,7 +415,10 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) {
   else
     m.buffers[kInputBuffer] = x;
   const bool packed_out = f.buffers[kOutputBuffer].packed;
-  m.buffers[kOutputBuffer].assign(std::size_t(packed_out ? f.rows / 2 : f.rows), cplx(0.0));
+  if (f.in_place)
+    m.buffers[kOutputBuffer] = x;
+  else
+    m.buffers[kOutputBuffer].assign(std::size_t(f.buffers[kOutputBuffer].size), cplx(0.0));
   m.run(f.body);
   if (!packed_out) return m.buffers[kOutputBuffer];
   std::vector<cplx> y;  // y_2j = Re z_j, y_2j+1 = Im z_j

@@ -54,8 +54,11 @@ struct Buffer {
   // Table whose entry q is w_N^(k (q / n) (q % n)) (a twiddle diagonal T(N, n, k) in diagonal
   // order); N = 0 when the values have no such recipe. A backend may compute a large table
   // at run time from it instead of printing the values.
+  // worker_stride > 0: the table is one rank's slice (lower/slice_rank_tables.h), entries
+  // [worker * worker_stride, + size) of the recipe's; `values` stays the whole table.
   struct Recipe {
     int64_t N = 0, n = 0, k = 0;
+    int64_t worker_stride = 0;
   } recipe;
   bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
@@ -65,6 +68,8 @@ struct Buffer {
   // packing of RDFT(2m) = Post DFT(m) Pack), or the output of an inverse one whose last stage
   // writes them so: complex elements over the caller's 2 size reals.
   bool packed = false;
+  // Input/Output in split format: separate arrays of real and imaginary parts (x -> xr, xi).
+  bool split = false;
 };
 
 // ---- real-valued expressions ------------------------------------------------------------
@@ -164,6 +169,9 @@ struct Function {
   std::vector<int> hoisted_scalars;
   // Streamed loops (Sum_stream): the tags their transfers use are 0 .. dma_tags-1; 0: none.
   int dma_tags = 0;
+  // One buffer for x and y (docs/transforms.md, "Layouts"): the body reads and writes y only;
+  // interpret() starts with y = x.
+  bool in_place = false;
 };
 // The bytes of local memory the function's Local buffers take (complex elements of `real_bytes` parts).
 int64_t local_memory_bytes(const Function &f, int64_t real_bytes);
@@ -171,6 +179,9 @@ constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 
 // Evaluates a function on an input vector (reference semantics for tests and `verify`).
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x);
+// As rank `rank` of a distributed kernel runs it (SPMD): a parallel loop runs only its
+// iteration `rank`.
+std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank);
 // The function's matrix, column by column from unit vectors.
 Matrix to_dense(const Function &f);
 

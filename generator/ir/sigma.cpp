@@ -122,8 +122,6 @@ cplx diag_entry(const Spl &source, int64_t p) {
   return root_of_unity(N, mulmod(mulmod(p / n, p % n, N), source->c, N));
 }
 
-namespace {
-
 // y = s x: the matrix applied to one vector, without forming it.
 std::vector<cplx> apply_to(const Sigma &s, const std::vector<cplx> &x, Env &env) {
   std::vector<cplx> y(std::size_t(s->rows), 0.0);
@@ -163,8 +161,6 @@ std::vector<cplx> apply_to(const Sigma &s, const std::vector<cplx> &x, Env &env)
   }
   throw std::logic_error("bad Sigma-SPL node");
 }
-
-}  // namespace
 
 Matrix to_dense(const Sigma &s, Env &env) {
   return probe_matrix(s->rows, s->cols, [&](const std::vector<cplx> &e) { return apply_to(s, e, env); });

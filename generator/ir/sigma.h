@@ -61,5 +61,7 @@ std::string print(const Sigma &s);  // multi-line, indented
 
 // Sigma-SPL with every free loop variable replaced: for evaluating nested bodies.
 Matrix to_dense(const Sigma &s, Env &env);
+// y = s x without forming the matrix, the free loop variables given by env.
+std::vector<cplx> apply_to(const Sigma &s, const std::vector<cplx> &x, Env &env);
 
 }  // namespace splgen

@@ -101,13 +101,18 @@ Spl make_real_transform(RealKind kind, int64_t n) {
   return finish(std::move(node));
 }
 
+// A batch I(b) (x) A of a real transform reads and writes as A does (docs/transforms.md, "Layouts").
+static bool is_batch(const Spl &f) {
+  return f->kind == SplKind::Tensor && f->children.size() == 2 && f->children.front()->kind == SplKind::Identity;
+}
+
 bool reads_real(const Spl &f) {
-  if (f->kind == SplKind::Tagged) return reads_real(f->children.front());
+  if (f->kind == SplKind::Tagged || is_batch(f)) return reads_real(f->children.back());
   return f->kind == SplKind::RealTransform && real_kind_info(real_kind(f)).real_in;
 }
 
 bool writes_real(const Spl &f) {
-  if (f->kind == SplKind::Tagged) return writes_real(f->children.front());
+  if (f->kind == SplKind::Tagged || is_batch(f)) return writes_real(f->children.back());
   return f->kind == SplKind::RealTransform && real_kind_info(real_kind(f)).real_out;
 }
 

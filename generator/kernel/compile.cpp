@@ -25,9 +25,6 @@ std::string shell_quote(const std::string &s) {
   return q + "'";
 }
 
-namespace {
-
-// Runs a shell command, returns its exit status and combined stdout/stderr.
 std::pair<int, std::string> run_command(const std::string &command) {
   std::FILE *pipe = ::popen((command + " 2>&1").c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run: " + command);
@@ -39,8 +36,6 @@ std::pair<int, std::string> run_command(const std::string &command) {
   int code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return {code, output};
 }
-
-}  // namespace
 
 std::string default_compiler() {
   const char *cxx = std::getenv("CXX");

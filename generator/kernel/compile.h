@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generator/target/target.h"
@@ -42,6 +43,9 @@ std::string threading_flags(Threading threading);
 // when loaded; unloading the kernels would unload it under its idle pool threads (a crash).
 // Call before loading such kernels; throws std::runtime_error if it cannot be loaded.
 void keep_openmp_loaded();
+
+// Runs a shell command; its exit status and its stdout and stderr together.
+std::pair<int, std::string> run_command(const std::string &command);
 
 // s quoted for /bin/sh: 'it'\''s'.
 std::string shell_quote(const std::string &s);

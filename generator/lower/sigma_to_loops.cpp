@@ -650,16 +650,24 @@ class Codegen {
 
 }  // namespace
 
-Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io) {
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io,
+                        const IoLayout &layout) {
+  const IndexFn xf = layout.x ? layout.x : fn_identity(s->cols), yf = layout.y ? layout.y : fn_identity(s->rows);
+  if (xf->domain != s->cols || yf->domain != s->rows) throw std::logic_error("sigma_to_loops: layout of the wrong size");
+  if (layout.in_place && xf->range != yf->range) throw std::logic_error("sigma_to_loops: in place, x and y differ in size");
   Function f;
   f.name = name;
   f.rows = s->rows;
   f.cols = s->cols;
-  f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, s->cols, "x"});
-  f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, s->rows, "y"});
+  f.in_place = layout.in_place;
+  f.buffers.push_back(Buffer{kInputBuffer, BufferRole::Input, xf->range, "x"});
+  f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, yf->range, "y"});
   f.buffers[kInputBuffer].real = io.input;
   f.buffers[kOutputBuffer].real = io.output;
-  const PackedIo packed = strip_packing(s, io.input, io.output);
+  f.buffers[kInputBuffer].split = f.buffers[kOutputBuffer].split = layout.split;
+  // The real DFT's packing stages become packed buffers (packed_io.h) in the natural layout only.
+  const bool natural = !layout.x && !layout.y && !layout.in_place && !layout.split;
+  const PackedIo packed = natural ? strip_packing(s, io.input, io.output) : PackedIo{s};
   const Sigma &body = packed.body;
   auto pack = [&](int buffer, int64_t size) {  // m complex over the 2m reals
     Buffer &b = f.buffers[std::size_t(buffer)];
@@ -667,8 +675,11 @@ Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOpt
   };
   if (packed.input) pack(kInputBuffer, body->cols);
   if (packed.output) pack(kOutputBuffer, body->rows);
+  const IndexFn bx = packed.input ? fn_identity(body->cols) : xf, by = packed.output ? fn_identity(body->rows) : yf;
   Codegen gen(f, max_var(s) + 1, stream);
-  f.body = gen.gen(body, Access{kOutputBuffer, fn_identity(body->rows)}, Access{kInputBuffer, fn_identity(body->cols)});
+  // In place, x is y: the aliasing checks of gen_compose put temporaries where stages would
+  // overwrite what they have still to read.
+  f.body = gen.gen(body, Access{kOutputBuffer, by}, Access{layout.in_place ? kOutputBuffer : kInputBuffer, bx});
   return f;
 }
 

@@ -27,7 +27,17 @@ struct RealIo {
   bool input = false, output = false;
 };
 
+// Where x and y live (docs/transforms.md, "Layouts"): index functions from the logical element
+// to the position in memory (null: contiguous), folded into the first and last stages'
+// addressing; one buffer for both (in place: x is read through y); separate arrays of real
+// and imaginary parts (split: a printing matter, marked on the buffers).
+struct IoLayout {
+  IndexFn x, y;
+  bool in_place = false, split = false;
+};
+
 // FormulaError (one line) when streamed blocks do not fit the local memory.
-Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream = {}, RealIo io = {});
+Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream = {}, RealIo io = {},
+                        const IoLayout &layout = {});
 
 }  // namespace splgen::lower

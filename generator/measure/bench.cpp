@@ -16,6 +16,7 @@
 
 #include "generator/ir/print.h"
 #include "generator/driver/pipeline.h"
+#include "generator/measure/aligned_buffer.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/machine.h"
 #include "generator/measure/real_fftw.h"
@@ -109,23 +110,6 @@ using Clock = std::chrono::steady_clock;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// Storage for 2n reals on a 64-byte boundary: every implementation gets the same alignment.
-template <class T>
-class AlignedBuffer {
- public:
-  explicit AlignedBuffer(std::size_t count)
-      : data_(static_cast<T *>(std::aligned_alloc(64, (count * sizeof(T) + 63) / 64 * 64))) {
-    if (!data_) throw std::bad_alloc();
-  }
-  T *get() const { return data_.get(); }
-
- private:
-  struct Free {
-    void operator()(T *p) const { std::free(p); }
-  };
-  std::unique_ptr<T, Free> data_;
-};
 
 // A spec to benchmark, checked before anything runs: its FFTW shape and sign.
 struct Target {
@@ -308,23 +292,10 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
 
 }  // namespace
 
-BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
-  BenchProgress say = progress ? progress : [](const std::string &) {};
-  std::vector<Target> targets;
-  if (!o.spec.empty()) {
-    targets.push_back(check_target(o.spec, o.inverse));
-  } else {
-    for (std::int64_t n : o.sizes) targets.push_back(check_target(fmt::format("{}({})", o.kind, n), o.inverse));
-  }
-  // DFT(n,-1) is an inverse without --inverse; for n <= 2 both directions are one transform.
-  bool inverse = o.inverse;
-  if (!o.spec.empty() && targets[0].n > 2) inverse = targets[0].sign > 0;
-  if (targets[0].real == RealKind::IRDFT) inverse = true;  // c2r, FFTW_BACKWARD
+std::vector<std::pair<std::string, std::string>> bench_meta(const BenchOptions &o, const std::string &spec, bool inverse) {
   const std::string compiler = o.compiler.empty() ? default_compiler() : o.compiler;
-  BenchResult result;
-  result.implementations = bench_implementations(o);
-  result.meta = {
-      {"spec", o.spec.empty() ? o.kind + "(n)" : o.spec},
+  return {
+      {"spec", spec},
       {"direction", inverse ? "inverse" : "forward"},
       {"isa", isa_name(o.isa)},
       {"precision", o.precision == Precision::Float ? "float" : "double"},
@@ -337,6 +308,24 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
       {"splgen_version", SPLGEN_VERSION},
       {"min_time_ms", fmt::format("{:g}", o.min_sample_seconds * 1e3)},
   };
+}
+
+BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
+  BenchProgress say = progress ? progress : [](const std::string &) {};
+  std::vector<Target> targets;
+  if (!o.spec.empty()) {
+    targets.push_back(check_target(o.spec, o.inverse));
+  } else {
+    for (std::int64_t n : o.sizes) targets.push_back(check_target(fmt::format("{}({})", o.kind, n), o.inverse));
+  }
+  // DFT(n,-1) is an inverse without --inverse; for n <= 2 both directions are one transform.
+  bool inverse = o.inverse;
+  if (!o.spec.empty() && targets[0].n > 2) inverse = targets[0].sign > 0;
+  if (targets[0].real == RealKind::IRDFT) inverse = true;  // c2r, FFTW_BACKWARD
+  BenchResult result;
+  result.implementations = bench_implementations(o);
+  result.meta = bench_meta(o, o.spec.empty() ? o.kind + "(n)" : o.spec, inverse);
+
   if (!o.rule_files.empty()) result.meta.push_back({"rules", fmt::format("{}", fmt::join(o.rule_files, " "))});
   if (streamed_spec(o.spec))
     result.meta.push_back({"streamed", "splgen isa: the copy-thread DMA engine; splgen sync: the synchronous engine; "

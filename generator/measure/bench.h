@@ -64,6 +64,8 @@ struct Implementation {
   // Not a transform: the data copied x -> y once per pass of the streamed kernel (memcpy), the
   // bandwidth floor of a kernel that reads and writes all of it each pass (issue 15).
   bool copy = false;
+  // bench with a layout (bench_layout.h): the same batch contiguous, interleaved, out of place.
+  bool contiguous = false;
 };
 
 struct BenchRow {
@@ -103,6 +105,11 @@ bool streamed_spec(const std::string &spec);
 // for a streamed spec: splgen (isa) with the copy-thread engine, the same with the synchronous
 // engine, FFTW_MEASURE, the bandwidth floor ("memcpy floor": passes x one copy of the data).
 std::vector<Implementation> bench_implementations(const BenchOptions &options);
+
+// The metadata of a run (spec, direction, isa, precision, cpu, compiler and its version,
+// flags, FFTW's version, date, splgen's version, min_time_ms), in report order.
+std::vector<std::pair<std::string, std::string>> bench_meta(const BenchOptions &options, const std::string &spec,
+                                                           bool inverse);
 
 // Called with pieces of progress text; a piece ending in '\n' ends a size's line.
 using BenchProgress = std::function<void(const std::string &text)>;

@@ -11,6 +11,7 @@ using kernel::CompileError;
 using kernel::default_compiler;
 using kernel::have_program;
 using kernel::keep_openmp_loaded;
+using kernel::run_command;
 using kernel::runtime_include_dir;
 using kernel::SharedObject;
 using kernel::shell_quote;

@@ -14,6 +14,7 @@ std::vector<int> baselines(const BenchResult &result) {
   std::vector<int> out;
   if (int d = result.index("splgen_default"); d > 0) out.push_back(d);
   if (int d = result.index("splgen_sync"); d > 0) out.push_back(d);  // streamed: the engines compared
+  if (int d = result.index("splgen_contiguous"); d > 0) out.push_back(d);  // a layout against none
   for (std::size_t i = 0; i < result.implementations.size(); ++i)
     if (!result.implementations[i].splgen) out.push_back(int(i));
   return out;

@@ -28,8 +28,8 @@ std::vector<int> vector_widths(Isa isa, Precision precision) {
 }
 
 const std::string &threading_name(Threading t) {
-  static const std::string openmp = "openmp", team = "team";
-  return t == Threading::OpenMP ? openmp : team;
+  static const std::string openmp = "openmp", team = "team", spmd = "spmd";
+  return t == Threading::OpenMP ? openmp : t == Threading::Team ? team : spmd;
 }
 
 std::optional<Threading> parse_threading(const std::string &name) {

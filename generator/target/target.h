@@ -20,9 +20,11 @@ const std::vector<std::string> &isa_names();  // {"scalar", "sse2", "avx2", "avx
 
 // How a kernel with parallel loops runs its workers: an OpenMP parallel region (the default,
 // as FFTW's and MKL's threaded builds), or the header-only thread team of runtime/
-// (persistent std::thread workers) for builds without OpenMP. docs/threads.md.
-enum class Threading { OpenMP, Team };
-const std::string &threading_name(Threading t);            // "openmp", "team"
+// (persistent std::thread workers) for builds without OpenMP. docs/threads.md. Spmd: each
+// worker is a process of its own (an MPI rank, docs/mpi.md) that runs the kernel with its
+// number as a parameter; the MPI backend's local steps, never chosen with --threading.
+enum class Threading { OpenMP, Team, Spmd };
+const std::string &threading_name(Threading t);            // "openmp", "team", "spmd"
 std::optional<Threading> parse_threading(const std::string &name);
 // The DMA engine a streamed kernel uses when called as NAME(y, x) (docs/streaming.md):
 // transfers by a copy thread (overlapped with compute) or done at once by the caller.

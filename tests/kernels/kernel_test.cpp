@@ -15,6 +15,7 @@
 
 #include "generator/driver/pipeline.h"
 #include "tests/support/kernel_loader.h"
+#include "tests/support/misaligned.h"
 #include "tests/support/reference.h"
 
 namespace splgen {
@@ -39,18 +40,7 @@ std::vector<KernelSpec> all_variants(const std::vector<int64_t> &sizes, Isa isa 
   return out;
 }
 
-// Memory at a given byte offset from a 64-byte boundary: kernels must accept any pointer
-// malloc could return, and offsets 8 and 16 break every vector alignment.
-template <class T>
-struct Misaligned {
-  std::unique_ptr<T[]> storage;
-  T *data;
-  Misaligned(std::size_t reals, std::size_t offset_bytes) : storage(new T[reals + 32]) {
-    auto address = reinterpret_cast<std::uintptr_t>(storage.get());
-    std::uintptr_t aligned = (address + 63) / 64 * 64;
-    data = reinterpret_cast<T *>(aligned + offset_bytes);
-  }
-};
+using test::Misaligned;  // tests/support/misaligned.h
 
 // The worst error seen in a test, in units of eps * log2(n), reported at its end.
 double worst_error_in_eps = 0;

@@ -13,6 +13,7 @@
 
 #include "generator/driver/pipeline.h"
 #include "tests/support/kernel_loader.h"
+#include "tests/support/misaligned.h"
 #include "tests/support/real_reference.h"
 
 namespace splgen {
@@ -29,15 +30,7 @@ struct RealSpec {
   std::size_t out_reals() const { return std::size_t(kind == RealKind::RDFT ? 2 * (n / 2 + 1) : n); }
 };
 
-// Memory at a byte offset from a 64-byte boundary (kernels take any pointer malloc returns).
-struct Misaligned {
-  std::unique_ptr<double[]> storage;
-  double *data;
-  Misaligned(std::size_t reals, std::size_t offset_bytes) : storage(new double[reals + 32]) {
-    auto address = reinterpret_cast<std::uintptr_t>(storage.get());
-    data = reinterpret_cast<double *>((address + 63) / 64 * 64 + offset_bytes);
-  }
-};
+using Misaligned = test::Misaligned<double>;  // tests/support/misaligned.h
 
 double worst_error_in_eps = 0;
 

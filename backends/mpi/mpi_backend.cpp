@@ -1,0 +1,148 @@
+#include "backends/mpi/mpi_backend.h"
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <set>
+#include <stdexcept>
+
+#include "backends/cpp/cpp_backend.h"
+#include "backends/kernel_name.h"
+
+namespace splgen::backends {
+
+namespace {
+
+const RankLoops &ranks_of(const LoopProgram &p) {
+  if (!p.ranks) throw std::invalid_argument("emit_mpi: not a distributed kernel (no par tag was distributed)");
+  return *p.ranks;
+}
+
+std::string real_type(Precision p) { return p == Precision::Float ? "float" : "double"; }
+
+std::string declaration(const std::string &name, Precision p) {
+  return fmt::format("int {}({} *y, const {} *x, MPI_Comm comm)", name, real_type(p), real_type(p));
+}
+
+// One local step's C++ kernel in a namespace of its own (the constants of two steps may share
+// names); its #include lines and its SIMD helpers (guarded once per file, for unity builds) go
+// to `top`, once each, at the top of the file.
+std::string step_unit(const Function &f, const EmitOptions &o, std::set<std::string> &includes,
+                      std::vector<std::string> &include_order, std::string &top) {
+  CppEmitOptions cpp{o.precision, {}, o.isa, Threading::Spmd, o.dma};
+  const std::string text = emit_cpp(f, cpp);
+  std::string body;
+  std::size_t start = 0;
+  int helper_depth = 0;  // > 0: inside a #ifndef SPLGEN_SIMD_HELPERS_* block
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.rfind("#ifndef SPLGEN_SIMD_HELPERS", 0) == 0 || helper_depth > 0) {
+      if (line.rfind("#if", 0) == 0) ++helper_depth;
+      if (line.rfind("#endif", 0) == 0) --helper_depth;
+      top += line + "\n";
+      continue;
+    }
+    if (line.rfind("#include", 0) == 0) {
+      if (includes.insert(line).second) include_order.push_back(line);
+      continue;
+    }
+    body += line + "\n";
+  }
+  return fmt::format("namespace {}_unit {{\n{}}}  // namespace {}_unit\n", f.name, body, f.name);
+}
+
+// Where step i reads and writes: x first, y last, the scratch t between (alternating from the
+// back, so that no step reads the buffer it writes).
+std::vector<std::string> step_outputs(std::size_t steps) {
+  std::vector<std::string> out(steps);
+  for (std::size_t i = 0; i < steps; ++i) out[i] = (steps - 1 - i) % 2 == 0 ? "y" : "t";
+  return out;
+}
+
+std::string kernel_body(const RankLoops &r, const std::string &name, Precision p) {
+  const std::vector<std::string> out = step_outputs(r.steps.size());
+  const bool scratch = std::count(out.begin(), out.end(), "t") > 0;
+  const int64_t block = 2 * (r.local / r.ranks);  // reals each rank sends to each
+  if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
+  const std::string real = real_type(p), mpi_real = p == Precision::Float ? "MPI_FLOAT" : "MPI_DOUBLE";
+  std::string s = fmt::format("extern \"C\" {} {{\n", declaration(name, p));
+  s += "  int ranks = 0, rank = 0;\n"
+       "  if (MPI_Comm_size(comm, &ranks) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return MPI_ERR_COMM;\n";
+  s += fmt::format("  if (ranks != {}) return MPI_ERR_SIZE;  // the same on every rank: all return\n", r.ranks);
+  s += "  // A rank that cannot run (a null pointer, no memory) makes every rank return: no rank is left\n"
+       "  // waiting in an exchange.\n";
+  s += "  int ok = x != nullptr && y != nullptr && static_cast<const void *>(x) != static_cast<const void *>(y);\n";
+  if (scratch)
+    s += fmt::format("  static thread_local std::vector<{}> scratch;\n"
+                     "  try {{\n    scratch.resize({});\n  }} catch (const std::bad_alloc &) {{\n    ok = 0;\n  }}\n",
+                     real, 2 * r.local);
+  s += "  int all = 0;\n"
+       "  if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return MPI_ERR_OTHER;\n"
+       "  if (!all) return MPI_ERR_BUFFER;\n";
+  if (scratch) s += fmt::format("  {} *const t = scratch.data();\n", real);
+  s += "  int err = MPI_SUCCESS;\n";
+  std::string in = "x";
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    const RankLoops::Step &step = r.steps[i];
+    if (step.exchange)
+      s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, comm)) != MPI_SUCCESS) return err;\n", in,
+                       out[i], block, mpi_real);
+    else
+      s += fmt::format("  {}_unit::{}({}, {}, rank);\n", step.local.name, step.local.name, out[i], in);
+    in = out[i];
+  }
+  return s + "  return MPI_SUCCESS;\n}\n";
+}
+
+}  // namespace
+
+std::vector<std::string> distribution_lines(const RankLoops &r) {
+  auto part = [&](const char *v, int64_t packet) {
+    if (!packet)
+      return fmt::format("{}: block; rank k holds the {} points from k*{} on (FFTW-MPI's local_n0 = {}, local_0_start = k*{})",
+                         v, r.local, r.local, r.local, r.local);
+    return fmt::format("{}: cyclic({}); rank k holds packets k, k+{}, k+{}, ... of {} points: {}[(j*{} + k)*{} + t] is its "
+                       "point j*{} + t", v, packet, r.ranks, 2 * r.ranks, packet, v, r.ranks, packet, packet);
+  };
+  int exchanges = 0;
+  for (const RankLoops::Step &s : r.steps) exchanges += s.exchange;
+  return {fmt::format("distributed: {} MPI ranks, {} points each; {} all-to-all exchanges; NAME(y, x, comm) on every rank "
+                      "of a communicator of {} ranks (docs/mpi.md)", r.ranks, r.local, exchanges, r.ranks),
+          part("x", r.x_packet), part("y", r.y_packet)};
+}
+
+std::string emit_mpi(const LoopProgram &program, const EmitOptions &options) {
+  const RankLoops &r = ranks_of(program);
+  std::set<std::string> includes{"#include <mpi.h>", "#include <new>", "#include <vector>"};
+  std::vector<std::string> order{"#include <mpi.h>", "#include <new>", "#include <vector>"};
+  std::string units, helpers;
+  for (const RankLoops::Step &s : r.steps)
+    if (!s.exchange) units += "\n" + step_unit(s.local, options, includes, order, helpers);
+  std::string out;
+  for (const std::string &h : options.header_lines) out += cpp_comment_lines(h);
+  for (const std::string &h : distribution_lines(r)) out += cpp_comment_lines(h);
+  out += "\n";
+  for (const std::string &i : order) out += i + "\n";
+  if (!helpers.empty()) out += "\n" + helpers;
+  return out + units + "\n" + kernel_body(r, program.name(), options.precision);
+}
+
+std::string emit_mpi_header(const LoopProgram &program, const EmitOptions &options) {
+  const RankLoops &r = ranks_of(program);
+  if (!is_c_identifier(program.name()))
+    throw std::invalid_argument(fmt::format("emit_mpi_header: function name '{}' is not a C identifier", program.name()));
+  std::string out;
+  for (const std::string &h : options.header_lines) out += cpp_comment_lines(h);
+  for (const std::string &h : distribution_lines(r)) out += cpp_comment_lines(h);
+  std::string guard = program.name() + "_H";
+  for (char &c : guard) c = char(std::toupper(static_cast<unsigned char>(c)));
+  if (guard.rfind("SPLGEN_", 0) != 0) guard = "SPLGEN_" + guard;
+  return out + fmt::format("\n#ifndef {0}\n#define {0}\n\n#include <mpi.h>\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n"
+                           "{1};\n\n#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n\n#endif  // {0}\n",
+                           guard, declaration(program.name(), options.precision));
+}
+
+}  // namespace splgen::backends

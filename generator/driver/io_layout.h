@@ -1,0 +1,44 @@
+// Where a kernel's x and y live (docs/transforms.md, "Layouts"): FFTW's advanced interface
+// (howmany transforms, element j of transform b at b*dist + j*stride), in place (one buffer)
+// and split format (separate real and imaginary arrays). The batch is I(howmany) (x) spec; the
+// strides are index functions composed into the first and last stages' addressing (no copy).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "generator/ir/spl.h"
+#include "generator/lower/sigma_to_loops.h"
+
+namespace splgen::driver {
+
+struct IoLayoutOptions {
+  int64_t batch = 1;                          // howmany
+  int64_t istride = 1, ostride = 1;           // elements (complex, or real on a real side)
+  std::optional<int64_t> idist, odist;        // unset: the transform's size times the stride
+  bool in_place = false;                      // NAME(xy): y overwrites x
+  bool split = false;                         // NAME(yr, yi, xr, xi)
+  bool plain() const {  // one contiguous interleaved transform, out of place
+    return batch == 1 && istride == 1 && ostride == 1 && !idist && !odist && !in_place && !split;
+  }
+  bool strided() const { return istride != 1 || ostride != 1 || idist || odist; }
+};
+
+struct GenOptions;
+
+// The spec as a batch, I(batch) (x) spec (the spec itself for batch 1).
+Spl batched_spec(const Spl &spec, const IoLayoutOptions &io);
+// FormulaError (one line) for a layout this spec and these options cannot have: a batch below
+// 1, a stride below 1, a negative distance, two outputs on one element, in place with another
+// output layout or a spec whose y and x differ in size, split with a real side, and the
+// combinations not built yet (threads, streamed, block layouts). `spec` is one transform.
+void check_io_layout(const Spl &spec, const GenOptions &options);
+// The index functions of x and y for sigma_to_loops; `batched` is batched_spec(spec).
+lower::IoLayout io_layout_functions(const Spl &batched, const IoLayoutOptions &io);
+// "batch 1000, x[b*256 + j], y[b + j*1000], interleaved complex, out-of-place": the header
+// comment's account of the layout; `batched` is batched_spec(spec).
+std::string describe_io_layout(const Spl &batched, const IoLayoutOptions &io);
+// The transform inside a batch (the spec itself when it is none).
+Spl one_transform(const Spl &batched, const IoLayoutOptions &io);
+
+}  // namespace splgen::driver

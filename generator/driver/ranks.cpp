@@ -1,0 +1,45 @@
+#include "generator/driver/ranks.h"
+
+#include <fmt/format.h>
+
+#include "generator/driver/threads.h"
+#include "generator/lower/merge_loops.h"
+#include "generator/lower/slice_rank_tables.h"
+
+namespace splgen::driver {
+
+Spl ranked_spec(const Spl &spec, int ranks) {
+  if (ranks <= 1 || spec->kind == SplKind::Tagged) return spec;
+  return make_tagged(Tag{TagKind::Par, {ranks, 1}}, spec);
+}
+
+int par_ranks(const Spl &f) {
+  if (f->kind == SplKind::Tagged && f->tag.kind == TagKind::Par) return int(f->tag.params.at(0));
+  for (const Spl &c : f->children)
+    if (int p = par_ranks(c); p > 0) return p;
+  return 0;
+}
+
+lower::RankProgram merge_rank_steps(const lower::RankProgram &p) {
+  lower::RankProgram out = p;
+  for (lower::RankStep &s : out.steps)
+    if (!s.exchange) s.local = lower::merge_loops(s.local);
+  return out;
+}
+
+RankLoops rank_loops(const lower::RankProgram &p, const std::string &name,
+                     const std::function<Function(const Sigma &, const std::string &)> &lower) {
+  RankLoops r;
+  static_cast<RankShape &>(r) = p;
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    RankLoops::Step step{p.steps[i].exchange, {}};
+    if (!step.exchange) {
+      step.local = lower::slice_rank_tables(lower(p.steps[i].local, fmt::format("{}_step{}", name, i)));
+      step.local.workers = has_parallel_loop(step.local) ? p.ranks : 1;
+    }
+    r.steps.push_back(std::move(step));
+  }
+  return r;
+}
+
+}  // namespace splgen::driver

@@ -1,0 +1,100 @@
+#include "generator/measure/fftw_layout.h"
+
+#include <fftw3.h>
+
+#include <mutex>
+#include <stdexcept>
+
+#include "generator/measure/real_fftw.h"
+
+namespace splgen::measure {
+
+namespace {
+
+unsigned flags_of(FftwEffort effort) {
+  return effort == FftwEffort::Estimate ? FFTW_ESTIMATE : effort == FftwEffort::Patient ? FFTW_PATIENT : FFTW_MEASURE;
+}
+
+// Row-major dims with the layout's element stride: the last dimension moves by the stride.
+template <class Iodim>
+std::vector<Iodim> iodims(const FftwLayout &l) {
+  std::vector<Iodim> d(l.dims.size());
+  std::ptrdiff_t is = l.istride, os = l.ostride;
+  for (std::size_t k = l.dims.size(); k-- > 0;) {
+    d[k] = {l.dims[k], is, os};
+    is *= l.dims[k], os *= l.dims[k];
+  }
+  return d;
+}
+
+// The guru64 planners of one precision.
+template <class Guru, class Split, class R2c, class C2r, class R2r>
+struct Planners {
+  Guru guru;
+  Split split;
+  R2c r2c;
+  C2r c2r;
+  R2r r2r;
+};
+
+template <class Plan, class Real, class Complex, class Iodim, class Kind, class P>
+Plan make(const FftwLayout &l, int sign, unsigned flags, void *ri, void *ii, void *ro, void *io, const P &planners) {
+  std::vector<Iodim> dims = iodims<Iodim>(l);
+  Iodim many{std::ptrdiff_t(l.howmany), std::ptrdiff_t(l.idist), std::ptrdiff_t(l.odist)};
+  const int rank = int(dims.size());
+  if (l.real == RealKind::RDFT)
+    return planners.r2c(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Complex *>(ro), flags);
+  if (l.real == RealKind::IRDFT)
+    return planners.c2r(rank, dims.data(), 1, &many, static_cast<Complex *>(ri), static_cast<Real *>(ro),
+                        flags | FFTW_PRESERVE_INPUT);
+  if (l.real) {
+    const Kind kind = Kind(fftw_r2r_kind_of(*l.real));
+    return planners.r2r(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ro), &kind, flags);
+  }
+  const auto guru = planners.guru;
+  const auto split = planners.split;
+  if (!l.split)
+    return guru(rank, dims.data(), 1, &many, static_cast<Complex *>(ri), static_cast<Complex *>(ro), sign, flags);
+  if (sign > 0) std::swap(ri, ii), std::swap(ro, io);
+  return split(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ii), static_cast<Real *>(ro),
+               static_cast<Real *>(io), flags);
+}
+
+}  // namespace
+
+FftwLayoutPlan::FftwLayoutPlan(Precision precision, const FftwLayout &layout, int sign, FftwEffort effort, void *re_in,
+                               void *im_in, void *re_out, void *im_out)
+    : precision_(precision) {
+  if (layout.split && (!im_in || !im_out)) throw std::invalid_argument("FFTW split plan: imaginary arrays missing");
+  if (layout.real && (layout.split || layout.dims.size() != 1 || !has_fftw_twin(*layout.real)))
+    throw std::invalid_argument("FFTW layout plan: a real transform is one-dimensional, interleaved, with an FFTW twin");
+  std::lock_guard<std::mutex> lock(fftw_planner_mutex());
+  const unsigned flags = flags_of(effort);
+  if (precision == Precision::Double)
+    plan_ = make<fftw_plan, double, fftw_complex, fftw_iodim64, fftw_r2r_kind>(
+        layout, sign, flags, re_in, im_in, re_out, im_out,
+        Planners{fftw_plan_guru64_dft, fftw_plan_guru64_split_dft, fftw_plan_guru64_dft_r2c, fftw_plan_guru64_dft_c2r,
+                 fftw_plan_guru64_r2r});
+  else
+    plan_ = make<fftwf_plan, float, fftwf_complex, fftwf_iodim64, fftwf_r2r_kind>(
+        layout, sign, flags, re_in, im_in, re_out, im_out,
+        Planners{fftwf_plan_guru64_dft, fftwf_plan_guru64_split_dft, fftwf_plan_guru64_dft_r2c, fftwf_plan_guru64_dft_c2r,
+                 fftwf_plan_guru64_r2r});
+  if (!plan_) throw std::runtime_error("FFTW could not plan this layout");
+}
+
+FftwLayoutPlan::~FftwLayoutPlan() {
+  if (!plan_) return;
+  std::lock_guard<std::mutex> lock(fftw_planner_mutex());
+  if (precision_ == Precision::Double) fftw_destroy_plan(static_cast<fftw_plan>(plan_));
+  else fftwf_destroy_plan(static_cast<fftwf_plan>(plan_));
+}
+
+void FftwLayoutPlan::execute(std::int64_t times) const {
+  for (std::int64_t i = 0; i < times; ++i) {
+    if (precision_ == Precision::Double) fftw_execute(static_cast<fftw_plan>(plan_));
+    else fftwf_execute(static_cast<fftwf_plan>(plan_));
+  }
+}
+
+}  // namespace splgen::measure

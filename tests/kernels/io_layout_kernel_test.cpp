@@ -1,0 +1,225 @@
+// Kernels with FFTW's advanced-interface layouts, in place and in split format
+// (docs/transforms.md, "Layouts"), compiled and run at misaligned pointers against FFTW3's
+// guru plans (plan_guru64_dft / _split_dft) of the same layout and against the O(n^2) long-double
+// DFT of every transform. The output's gaps must keep what was there (nothing written
+// outside the layout), and an out-of-place kernel must leave its input alone.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cfloat>
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "generator/driver/pipeline.h"
+#include "generator/measure/fftw_layout.h"
+#include "generator/parse/formula_parser.h"
+#include "tests/support/kernel_loader.h"
+#include "tests/support/misaligned.h"
+#include "tests/support/reference.h"
+#include "tests/support/spec_reference.h"
+
+namespace splgen {
+namespace {
+
+struct Case {
+  std::vector<int> dims;  // DFT(dims[0] x dims[1] ...)
+  int64_t batch = 1, istride = 1, ostride = 1;
+  std::optional<int64_t> idist, odist;
+  bool in_place = false, split = false, inverse = false;
+  Precision precision = Precision::Double;
+  Isa isa = Isa::Scalar;
+
+  int64_t n() const {
+    int64_t p = 1;
+    for (int d : dims) p *= d;
+    return p;
+  }
+  int64_t in_dist() const { return idist.value_or(n() * istride); }
+  int64_t out_dist() const { return odist.value_or(n() * ostride); }
+  int64_t range(int64_t stride, int64_t dist) const { return (batch - 1) * dist + (n() - 1) * stride + 1; }
+  std::string spec() const {
+    std::string s;
+    for (int d : dims) s += (s.empty() ? "" : " x ") + std::to_string(d);
+    return "DFT(" + s + (inverse && dims.size() > 1 ? ", -1)" : ")");  // --inverse takes 1D specs only
+  }
+};
+
+// The complex buffer of a kernel, interleaved or split, at a misaligned address.
+template <class T>
+struct IoBuffer {
+  bool split;
+  std::size_t size;
+  test::Misaligned<T> a, b;  // interleaved: a; split: a real parts, b imaginary parts
+  IoBuffer(bool s, std::size_t n, std::size_t offset) : split(s), size(n), a(s ? n : 2 * n, offset), b(s ? n : 0, offset) {}
+  std::complex<T> get(std::size_t i) const {
+    return split ? std::complex<T>(a.data[i], b.data[i]) : std::complex<T>(a.data[2 * i], a.data[2 * i + 1]);
+  }
+  void set(std::size_t i, std::complex<T> v) {
+    if (split) a.data[i] = v.real(), b.data[i] = v.imag();
+    else a.data[2 * i] = v.real(), a.data[2 * i + 1] = v.imag();
+  }
+};
+
+// FFTW's guru plan of the same layout (measure::FftwLayoutPlan, what bench times) on copies of
+// the memory: the logical outputs, transform after transform.
+template <class T>
+std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::complex<T>> &x) {
+  const std::size_t out_range = std::size_t(c.in_place ? int64_t(x.size()) : c.range(c.ostride, c.out_dist()));
+  std::vector<T> ri(x.size()), ii(x.size()), ro(out_range), io(out_range), in(2 * x.size()), out(2 * out_range);
+  for (std::size_t i = 0; i < x.size(); ++i) ri[i] = in[2 * i] = x[i].real(), ii[i] = in[2 * i + 1] = x[i].imag();
+  measure::FftwLayout l{c.dims, c.batch, c.istride, c.in_dist(), c.ostride, c.out_dist(), c.split};
+  const Precision p = std::is_same_v<T, float> ? Precision::Float : Precision::Double;
+  const int sign = c.inverse ? 1 : -1;
+  T *yr = c.split ? (c.in_place ? ri.data() : ro.data()) : (c.in_place ? in.data() : out.data());
+  T *yi = c.split ? (c.in_place ? ii.data() : io.data()) : nullptr;
+  measure::FftwLayoutPlan(p, l, sign, measure::FftwEffort::Estimate, c.split ? ri.data() : in.data(),
+                          c.split ? ii.data() : nullptr, yr, yi)
+      .execute();
+  std::vector<std::complex<T>> logical;
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t j = 0; j < c.n(); ++j) {
+      std::size_t at = std::size_t(b * c.out_dist() + j * c.ostride);
+      logical.push_back(yi ? std::complex<T>(yr[at], yi[at]) : std::complex<T>(yr[2 * at], yr[2 * at + 1]));
+    }
+  return logical;
+}
+
+template <class T>
+void check(const test::SharedObject &lib, const Case &c, const std::string &name, std::size_t x_offset, std::size_t y_offset) {
+  SCOPED_TRACE(fmt::format("{} {} batch {} istride {} idist {} ostride {} odist {}{}{} (x at +{}, y at +{})", name,
+                           c.spec(), c.batch, c.istride, c.in_dist(), c.ostride, c.out_dist(),
+                           c.in_place ? " in-place" : "", c.split ? " split" : "", x_offset, y_offset));
+  const int64_t n = c.n(), in_range = c.range(c.istride, c.in_dist()), out_range = c.range(c.ostride, c.out_dist());
+  std::mt19937_64 rng(std::uint64_t(n * 131 + c.batch));
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<std::complex<T>> x(static_cast<std::size_t>(in_range));
+  for (auto &v : x) v = {T(uniform(rng)), T(uniform(rng))};
+  IoBuffer<T> xb(c.split, x.size(), x_offset), yb(c.split, std::size_t(out_range), y_offset);
+  for (std::size_t i = 0; i < x.size(); ++i) xb.set(i, x[i]);
+  const std::complex<T> sentinel(T(777), T(-555));
+  for (std::size_t i = 0; i < yb.size; ++i) yb.set(i, sentinel);
+  IoBuffer<T> &out = c.in_place ? xb : yb;
+  if (c.split && c.in_place) lib.symbol<void(T *, T *)>(name)(xb.a.data, xb.b.data);
+  else if (c.split) lib.symbol<void(T *, T *, const T *, const T *)>(name)(yb.a.data, yb.b.data, xb.a.data, xb.b.data);
+  else if (c.in_place) lib.symbol<void(T *)>(name)(xb.a.data);
+  else lib.symbol<void(T *, const T *)>(name)(yb.a.data, xb.a.data);
+
+  std::vector<bool> written(std::size_t(c.in_place ? in_range : out_range), false);
+  std::vector<std::complex<T>> got;
+  std::vector<std::complex<long double>> exact;
+  for (int64_t b = 0; b < c.batch; ++b) {
+    std::vector<std::complex<long double>> one;
+    for (int64_t j = 0; j < n; ++j) {
+      one.push_back(std::complex<long double>(x[std::size_t(b * c.in_dist() + j * c.istride)]));
+      std::size_t at = std::size_t(b * c.out_dist() + j * c.ostride);
+      got.push_back(out.get(at));
+      written[at] = true;
+    }
+    const int sign = c.inverse ? 1 : -1;
+    std::vector<std::complex<long double>> y =
+        c.dims.size() == 1 ? test::reference_dft(one, sign) : test::spec_reference(parse::parse_formula(c.spec()), one, sign);
+    exact.insert(exact.end(), y.begin(), y.end());
+  }
+  for (std::size_t i = 0; i < written.size(); ++i)
+    if (!written[i]) ASSERT_EQ(out.get(i), c.in_place ? x[i] : sentinel) << "element " << i << " is outside the layout";
+  if (!c.in_place)
+    for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(xb.get(i), x[i]) << "input modified at " << i;
+  const double eps = std::is_same_v<T, float> ? FLT_EPSILON : DBL_EPSILON;
+  const double tolerance = 5 * eps * std::max(1.0, std::log2(double(n)));
+  EXPECT_LE(test::relative_rms_error(got, exact), tolerance) << "against the long-double reference";
+  EXPECT_LE(test::relative_rms_error(got, fftw_outputs<T>(c, x)), 2 * tolerance) << "against FFTW3";
+}
+
+// Generates every case (kernel k<i>), compiles them into one shared object at -Og (as
+// kernel_test.cpp does), runs each at two pairs of misaligned pointers.
+void generate_compile_and_check(const std::vector<Case> &cases) {
+  test::TempDir dir("splgen-io-layouts");
+  std::string unity;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case &c = cases[i];
+    driver::GenOptions o;
+    o.name = fmt::format("k{}", i);
+    o.precision = c.precision;
+    o.isa = c.isa;
+    o.inverse = c.inverse && c.dims.size() == 1;
+    o.io.batch = c.batch;
+    o.io.istride = c.istride;
+    o.io.ostride = c.ostride;
+    o.io.idist = c.idist;
+    o.io.odist = c.odist;
+    o.io.in_place = c.in_place;
+    o.io.split = c.split;
+    unity += fmt::format("#include \"{}\"\n", dir.write(o.name + ".cpp", driver::run_pipeline(c.spec(), o).source));
+  }
+  std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "", "-Og");
+  for (const Case &c : cases)
+    if (!host_supports(c.isa)) GTEST_SKIP() << "compiled; not run: this CPU cannot run " << isa_name(c.isa) << " code";
+  test::SharedObject lib(so);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (auto [xo, yo] : {std::pair<std::size_t, std::size_t>{8, 16}, {16, 8}}) {
+      if (cases[i].precision == Precision::Float) check<float>(lib, cases[i], fmt::format("k{}", i), xo, yo);
+      else check<double>(lib, cases[i], fmt::format("k{}", i), xo, yo);
+    }
+}
+
+// The layouts every size is tried in: contiguous batches, batches interleaved element by
+// element (FFTW's transposed layout), strides with gaps between and inside the transforms, one
+// strided transform, in place (contiguous and strided), split (out of place and in place).
+std::vector<Case> layouts(const std::vector<int> &dims, Precision p, Isa isa) {
+  std::vector<Case> out;
+  auto add = [&](Case c) {
+    c.dims = dims, c.precision = p, c.isa = isa;
+    out.push_back(c);
+  };
+  const int64_t n = Case{dims}.n();
+  add({{}, 5});
+  add({{}, 4, 4, 4, 1, 1});                           // x and y: batch b element j at 4j + b
+  add({{}, 3, 1, 3, n, 1, false, false, true});      // issue 16's example: transposed output, inverse
+  add({{}, 3, 2, 3, 2 * n + 3, 1 + 3 * n});           // gaps inside and between transforms
+  add({{}, 1, 3, 2});                                 // one transform, strided
+  add({{}, 1, 1, 1, {}, {}, true});                   // one transform in place (AVX2: the complex codelet up to 8)
+  add({{}, 4, 1, 1, {}, {}, true});                   // in place
+  add({{}, 3, 2, 2, 2 * n + 1, 2 * n + 1, true});     // in place, strided with gaps
+  add({{}, 3, 1, 1, {}, {}, false, true});            // split
+  add({{}, 3, 3, 1, 1, n, false, true, true});        // split, strided, inverse
+  add({{}, 2, 1, 1, {}, {}, true, true});             // split in place
+  return out;
+}
+
+std::vector<Case> sizes(const std::vector<std::vector<int>> &all, Isa isa) {
+  std::vector<Case> out;
+  for (const std::vector<int> &dims : all)
+    for (Precision p : {Precision::Double, Precision::Float})
+      for (const Case &c : layouts(dims, p, isa)) out.push_back(c);
+  return out;
+}
+
+// Codelets (odd, even, prime, 1), multi-stage Cooley-Tukey, a prime beyond the codelets, 2D and 3D.
+const std::vector<std::vector<int>> kSmall = {{1}, {2}, {5}, {7}, {12}, {16}};
+const std::vector<std::vector<int>> kLarger = {{64}, {97}, {256}, {1000}};
+const std::vector<std::vector<int>> kMultiDim = {{4, 6}, {5, 3}, {2, 3, 4}};
+
+TEST(IoLayoutKernels, SmallScalar) { generate_compile_and_check(sizes(kSmall, Isa::Scalar)); }
+TEST(IoLayoutKernels, LargerScalar) { generate_compile_and_check(sizes(kLarger, Isa::Scalar)); }
+TEST(IoLayoutKernels, MultiDimScalar) { generate_compile_and_check(sizes(kMultiDim, Isa::Scalar)); }
+TEST(IoLayoutKernels, SmallAvx2) { generate_compile_and_check(sizes(kSmall, Isa::Avx2)); }
+TEST(IoLayoutKernels, LargerAvx2) { generate_compile_and_check(sizes(kLarger, Isa::Avx2)); }
+TEST(IoLayoutKernels, MultiDimAvx2) { generate_compile_and_check(sizes(kMultiDim, Isa::Avx2)); }
+// The other vector widths (split format: lane by lane loads and stores in each register kind).
+TEST(IoLayoutKernels, Sse2) { generate_compile_and_check(sizes({{5}, {16}, {64}, {4, 6}}, Isa::Sse2)); }
+TEST(IoLayoutKernels, Avx512) { generate_compile_and_check(sizes({{5}, {16}, {64}, {1000}, {4, 6}}, Isa::Avx512)); }
+
+// Issue 16's example: 1000 DFT(256), read contiguously, written transposed (FFTW's
+// howmany-interleaved output), AVX2 and double.
+TEST(IoLayoutKernels, IssueExample) {
+  Case c{{256}, 1000, 1, 1000, 256, 1};
+  c.isa = Isa::Avx2;
+  generate_compile_and_check({c});
+}
+
+}  // namespace
+}  // namespace splgen

@@ -1,0 +1,144 @@
+// Runs one distributed kernel (docs/mpi.md) under mpirun and checks it: every rank passes its
+// part of a random x (at misaligned addresses), rank 0 gathers y and compares it with FFTW3
+// (double) and with long-double FFTW3 (the accurate reference), and, for sizes up to 4096, with
+// an O(n^2) long-double sum. Then the failure paths: a rank with a null pointer makes the call
+// fail on every rank (none waits in an exchange), and a communicator of the wrong size is
+// refused on every rank. Exit 0 when all hold.
+// Built by run_mpi.sh with -DKERNEL=name -DREAL=double|float -DDIMS=n0,n1,... -DSIGN=-1|1
+// -DX_PACKET=0|nu -DY_PACKET=0|nu (0: block distribution).
+#include <fftw3.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+extern "C" int KERNEL(SPLGEN_REAL *y, const SPLGEN_REAL *x, MPI_Comm comm);
+
+namespace {
+
+using cplx = std::complex<long double>;
+const std::vector<int> kDims{DIMS};
+
+long points() {
+  long n = 1;
+  for (int d : kDims) n *= d;
+  return n;
+}
+
+// Global index of point o of rank k's part: block, or packets of `packet` dealt out cyclically.
+long global_index(long packet, long ranks, long local, long k, long o) {
+  if (!packet) return k * local + o;
+  return ((o / packet) * ranks + k) * packet + o % packet;
+}
+
+std::vector<cplx> fftw_double(const std::vector<cplx> &x) {
+  const long n = points();
+  std::vector<fftw_complex> in(n), out(n);
+  for (long i = 0; i < n; ++i) in[i][0] = double(x[i].real()), in[i][1] = double(x[i].imag());
+  fftw_plan p = fftw_plan_dft(int(kDims.size()), kDims.data(), in.data(), out.data(), SIGN, FFTW_ESTIMATE);
+  fftw_execute(p);
+  fftw_destroy_plan(p);
+  std::vector<cplx> y(n);
+  for (long i = 0; i < n; ++i) y[i] = cplx(out[i][0], out[i][1]);
+  return y;
+}
+
+std::vector<cplx> fftw_long(const std::vector<cplx> &x) {
+  const long n = points();
+  std::vector<fftwl_complex> in(n), out(n);
+  for (long i = 0; i < n; ++i) in[i][0] = x[i].real(), in[i][1] = x[i].imag();
+  fftwl_plan p = fftwl_plan_dft(int(kDims.size()), kDims.data(), in.data(), out.data(), SIGN, FFTW_ESTIMATE);
+  fftwl_execute(p);
+  fftwl_destroy_plan(p);
+  std::vector<cplx> y(n);
+  for (long i = 0; i < n; ++i) y[i] = cplx(out[i][0], out[i][1]);
+  return y;
+}
+
+// The definition, one dimension after another (O(n sum of dims)), in long double.
+std::vector<cplx> direct(std::vector<cplx> v) {
+  const long n = points();
+  long inner = n;
+  for (int d : kDims) {
+    inner /= d;
+    std::vector<cplx> w(n);
+    std::vector<cplx> root(d);
+    for (int j = 0; j < d; ++j) {
+      long double a = 2 * 3.141592653589793238462643383279502884L * j / d;
+      root[j] = cplx(std::cos(a), SIGN * std::sin(a));
+    }
+    for (long i = 0; i < n; ++i) {
+      const long outer = i / (inner * d), k = (i / inner) % d, r = i % inner;
+      cplx s = 0;
+      for (long j = 0; j < d; ++j) s += root[(k * j) % d] * v[(outer * d + j) * inner + r];
+      w[i] = s;
+    }
+    v = w;
+  }
+  return v;
+}
+
+double relative_rms(const std::vector<cplx> &a, const std::vector<cplx> &b) {
+  long double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) num += std::norm(a[i] - b[i]), den += std::norm(b[i]);
+  return double(std::sqrt(num / den));
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int ranks = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const long n = points(), local = n / ranks;
+  std::mt19937_64 rng(12345);  // the same x on every rank
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<cplx> x(n);
+  for (cplx &v : x) v = cplx(SPLGEN_REAL(u(rng)), SPLGEN_REAL(u(rng)));
+  // misaligned: one real past an aligned start
+  std::vector<SPLGEN_REAL> xs(2 * local + 1), ys(2 * local + 1, SPLGEN_REAL(-7));
+  SPLGEN_REAL *xl = xs.data() + 1, *yl = ys.data() + 1;
+  for (long o = 0; o < local; ++o) {
+    const cplx v = x[global_index(X_PACKET, ranks, local, rank, o)];
+    xl[2 * o] = SPLGEN_REAL(v.real()), xl[2 * o + 1] = SPLGEN_REAL(v.imag());
+  }
+  const std::vector<SPLGEN_REAL> x_copy(xs);
+  int failed = 0;
+  const int status = KERNEL(yl, xl, MPI_COMM_WORLD);
+  if (status != MPI_SUCCESS) std::printf("rank %d: the kernel returned %d\n", rank, status), failed = 1;
+  if (xs != x_copy) std::printf("rank %d: x changed\n", rank), failed = 1;
+  if (ys[0] != SPLGEN_REAL(-7)) std::printf("rank %d: a write before y\n", rank), failed = 1;
+  std::vector<SPLGEN_REAL> all(rank == 0 ? 2 * n : 0);
+  MPI_Gather(yl, int(2 * local), sizeof(SPLGEN_REAL) == 4 ? MPI_FLOAT : MPI_DOUBLE, all.data(), int(2 * local),
+             sizeof(SPLGEN_REAL) == 4 ? MPI_FLOAT : MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    std::vector<cplx> y(n);
+    for (long k = 0; k < ranks; ++k)
+      for (long o = 0; o < local; ++o)
+        y[global_index(Y_PACKET, ranks, local, k, o)] = cplx(all[2 * (k * local + o)], all[2 * (k * local + o) + 1]);
+    const double eps = sizeof(SPLGEN_REAL) == 4 ? 1.2e-7 : 2.2e-16;
+    const double tolerance = 8 * eps * std::log2(double(n));
+    const double e_long = relative_rms(y, fftw_long(x)), e_double = relative_rms(y, fftw_double(x));
+    const double e_direct = n <= 4096 ? relative_rms(y, direct(x)) : 0;
+    std::printf("%s on %d ranks: error %.2e (long double FFTW), %.2e (FFTW), %.2e (O(n^2)); %.1f eps\n", TO_STRING, ranks,
+                e_long, e_double, e_direct, e_long / eps);
+    if (!(e_long < tolerance && e_double < tolerance + 1e-15 && e_direct < tolerance))
+      std::printf("FAIL: error above %.2e\n", tolerance), failed = 1;
+  }
+  // A rank that cannot run: every rank's call fails, no rank hangs.
+  const int bad = KERNEL(yl, rank == ranks - 1 ? nullptr : xl, MPI_COMM_WORLD);
+  if (bad == MPI_SUCCESS) std::printf("rank %d: a null x on rank %d was not refused\n", rank, ranks - 1), failed = 1;
+  // A communicator of the wrong size: refused on every rank of it.
+  MPI_Comm part;
+  MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? 0 : 1, rank, &part);
+  if (rank != 0 && KERNEL(yl, xl, part) != MPI_ERR_SIZE) std::printf("rank %d: a communicator of %d ranks ran\n", rank, ranks - 1), failed = 1;
+  MPI_Comm_free(&part);
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any;
+}

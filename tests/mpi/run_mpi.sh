@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Distributed kernels under mpirun on this machine (ctest mpi_kernels, docs/mpi.md): each case is
+# generated with --target mpi, compiled with mpicxx and mpi_kernel_main.cpp, and run on its
+# ranks (--oversubscribe: more ranks than cores); mpi_kernel_main.cpp checks it against FFTW3
+# and long-double references, and its failure paths. Bad specs must be refused in one line.
+# Usage: run_mpi.sh SPLGEN
+set -euo pipefail
+splgen=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for tool in mpicxx mpirun; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (scripts/setup.sh installs openmpi-bin and libopenmpi-dev)"; exit 1; }
+done
+# Open MPI refuses root without these; CI runs as root.
+# single_copy none: containers that forbid process_vm_readv (CMA) would fail large messages.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+isa=scalar
+grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && isa=avx2
+status=0
+# spec | ranks | dims for FFTW | extra flags
+cases=(
+  "DFT(1024)|2|1024|"
+  "DFT(4096)|4|4096|--isa $isa"
+  "DFT(4096)|4|4096|--inverse --precision float --isa $isa"
+  "DFT(2304)|3|2304|"
+  "DFT(65536)|4|65536|--distribution cyclic --isa $isa"
+  "DFT(4096)|2|4096|--distribution cyclic --precision float"
+  "DFT(2^20)|2|1048576|--isa $isa"
+  "DFT(64 x 64)|4|64,64|--isa $isa"
+  "DFT(48 x 36)|3|48,36|--precision float"
+  "DFT(256 x 128, -1)|2|256,128|"
+  "DFT(32 x 32 x 32)|4|32,32,32|--isa $isa"
+  "DFT(12 x 9 x 10)|3|12,9,10|--precision float"
+)
+for c in "${cases[@]}"; do
+  IFS='|' read -r spec ranks dims flags <<<"$c"
+  # shellcheck disable=SC2086
+  "$splgen" gen "$spec" --target mpi --ranks "$ranks" $flags --name mpi_kernel -o "$work/k.cpp"
+  real=double sign=-1
+  [[ $flags == *"--precision float"* ]] && real=float
+  [[ $flags == *"--inverse"* || $spec == *", -1)" ]] && sign=1
+  xp=0 yp=0
+  if [[ $flags == *cyclic* ]]; then  # the packets, from the kernel's header comment
+    xp=$(sed -n 's|^// x: cyclic(\([0-9]*\)).*|\1|p' "$work/k.cpp") yp=$(sed -n 's|^// y: cyclic(\([0-9]*\)).*|\1|p' "$work/k.cpp")
+  fi
+  mpicxx -std=c++17 -O2 -DKERNEL=mpi_kernel -DSPLGEN_REAL=$real -DOMPI_SKIP_MPICXX=1 "-DDIMS=$dims" -DSIGN=$sign -DX_PACKET="$xp" -DY_PACKET="$yp" \
+    "-DTO_STRING=\"$spec $flags\"" "$work/k.cpp" "$here/mpi_kernel_main.cpp" -lfftw3l -lfftw3 -o "$work/run"
+  if timeout 300 mpirun -np "$ranks" "$work/run" >"$work/out" 2>&1; then
+    echo "ok: $(grep ranks "$work/out" | head -1)"
+  else
+    echo "FAIL: $spec on $ranks ranks ($flags)"; cat "$work/out"; status=1
+  fi
+done
+# Sizes the ranks do not divide, and splits the par rules cannot distribute: one line, exit 2.
+for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1"; do
+  IFS='|' read -r spec ranks <<<"$bad"
+  if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" -o "$work/bad.cpp" 2>&1); then
+    echo "FAIL: $spec on $ranks ranks was accepted"; status=1
+  elif [[ $(wc -l <<<"$out") -ne 1 ]]; then
+    echo "FAIL: $spec on $ranks ranks: not one line: $out"; status=1
+  else
+    echo "ok: refused: $out"
+  fi
+done
+exit $status

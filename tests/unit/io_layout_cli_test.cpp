@@ -1,0 +1,92 @@
+// The command line of FFTW-style layouts (docs/transforms.md, "Layouts"): --batch, --istride,
+// --idist, --ostride, --odist, --in-place, --format split; their signatures and header
+// comments; bad values are one-line errors, exit 2.
+#include "tests/support/splgen_command_test.h"
+
+namespace splgen {
+namespace {
+
+using test::contains;
+using test::ProgramResult;
+
+class IoLayoutCliTest : public test::SplgenCommandTest {
+ protected:
+  IoLayoutCliTest() : SplgenCommandTest("splgen-io-layout-cli") {}
+};
+
+TEST_F(IoLayoutCliTest, BatchWithStridesKeepsTheSignatureAndStatesTheLayout) {
+  std::vector<std::string> args = {"gen", "DFT(256)", "--batch", "1000", "--istride", "1", "--idist", "256",
+                                   "--ostride", "1000", "--odist", "1"};
+  ProgramResult r = splgen(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 1000: y[b + 1000*j], x[256*b + j] (j < 256), interleaved complex, out-of-place"));
+  EXPECT_TRUE(contains(r.out, "void splgen_dft256_b1000_strided(double *__restrict y, const double *__restrict x)"));
+  EXPECT_EQ(splgen(args).out, r.out) << "deterministic";
+}
+
+TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
+  ProgramResult r = splgen({"gen", "DFT(64)", "--in-place", "--header", dir.file("k.h"), "-o", dir.file("k.cpp")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string header = test::read_text_file(dir.file("k.h"));
+  EXPECT_TRUE(contains(header, "void splgen_dft64_inplace(double *__restrict xy);")) << header;
+  EXPECT_TRUE(contains(header, "interleaved complex, in-place")) << header;
+  r = splgen({"gen", "DFT(64)", "--format", "split", "--precision", "float"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "void splgen_dft64f_split(float *__restrict yr, float *__restrict yi, const float "
+                              "*__restrict xr, const float *__restrict xi)")) << r.out.substr(0, 800);
+  r = splgen({"gen", "DFT(64)", "--format", "split", "--in-place", "--isa", "avx2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "splgen_dft64_inplace_split(double *__restrict xyr, double *__restrict xyi)"));
+  r = splgen({"gen", "DCT2(8)", "--batch", "2", "--in-place", "--istride", "3", "--ostride", "3", "--idist", "1", "--odist", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 2: xy[b + 3*j] (j < 8), reals, in-place")) << r.out.substr(0, 400);
+}
+
+// bench with a layout (complex and real kinds): the kernel, the contiguous kernel and FFTW's
+// guru plans of both, each
+// checked against fftwl (the error column) before it is timed.
+TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
+  for (std::vector<std::string> layout : {std::vector<std::string>{"--batch", "4", "--ostride", "4", "--odist", "1"},
+                                          {"--in-place", "--batch", "3"}, {"--format", "split"},
+                                          {"--format", "split", "--in-place", "--inverse"}, {"RDFT(12)", "--batch", "3", "--ostride", "2"},
+                                          {"IRDFT(13)", "--batch", "2", "--istride", "3"}, {"DCT2(12)", "--batch", "2", "--in-place"}}) {
+    const bool real = layout.front().find('(') != std::string::npos;  // a real spec first
+    std::vector<std::string> args = {"bench", real ? layout.front() : "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
+                                     "--json", dir.file("b.json")};
+    args.insert(args.end(), layout.begin() + real, layout.end());
+    ProgramResult r = splgen(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char *column : {"splgen scalar contiguous", "FFTW_MEASURE contiguous", "vs scalar contiguous", "vs MEASURE"})
+      EXPECT_TRUE(contains(r.out, column)) << column << "\n" << r.out;
+    std::string json = test::read_text_file(dir.file("b.json"));
+    EXPECT_TRUE(contains(json, "\"layout\"")) << json;
+    std::size_t at = json.find("\"error\": {");
+    ASSERT_NE(at, std::string::npos) << json;
+    std::string errors = json.substr(at, json.find('}', at) - at);
+    EXPECT_FALSE(contains(errors, "null")) << errors;
+    for (const char *id : {"splgen_scalar", "splgen_contiguous", "fftw_measure", "fftw_measure_contiguous"})
+      EXPECT_TRUE(contains(errors, id)) << errors;
+  }
+  expect_error({"bench", "WHT(16)", "--batch", "2"}, "bench with a layout compares with FFTW's plan of the kind");
+  expect_error({"bench", "DFT(16)", "--batch", "2", "--threads", "2"}, "bench with a layout");
+}
+
+TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
+  expect_error({"gen", "DFT(8)", "--batch", "0"}, "--batch 0: the number of transforms must be at least 1");
+  expect_error({"gen", "DFT(8)", "--istride", "-1"}, "strides must be at least 1");
+  expect_error({"gen", "DFT(8)", "--ostride", "0"}, "strides must be at least 1");
+  expect_error({"gen", "DFT(8)", "--batch", "2", "--idist", "-8"}, "distances must not be negative");
+  expect_error({"gen", "DFT(8)", "--batch", "2", "--odist", "4"}, "two outputs of the 2 x 8 elements fall on one element");
+  expect_error({"gen", "DFT(8)", "--batch", "3", "--ostride", "2", "--odist", "1"}, "fall on one element");
+  expect_error({"gen", "RDFT(8)", "--in-place"}, "--in-place: RDFT(8) reads 8 and writes 5");
+  expect_error({"gen", "DFT(8)", "--in-place", "--istride", "2"}, "--in-place: input and output layouts must be the same");
+  expect_error({"gen", "RDFT(8)", "--format", "split"}, "--format split: the spec has a real side");
+  expect_error({"gen", "DFT(8)", "--format", "planar"}, "--format");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, ranks, a target other than cpp, streamed loops, tags or block layouts are not built yet");
+  expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp");
+  expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
+}
+
+}  // namespace
+}  // namespace splgen

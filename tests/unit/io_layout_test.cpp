@@ -1,0 +1,115 @@
+// FFTW's advanced-interface layouts in the IR (docs/transforms.md, "Layouts"): the index
+// function v(n, s, d), its simplifications, and loop programs of batched, strided and
+// in-place kernels run by the interpreter against the long-double DFT of every transform.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <random>
+
+#include "generator/driver/pipeline.h"
+#include "generator/ir/index_fn.h"
+#include "tests/support/reference.h"
+
+namespace splgen {
+namespace {
+
+TEST(IoLayout, IndexFunctionMapsBatchAndElement) {
+  IndexFn v = fn_layout(3, 5, 2, 11);  // 3 transforms of 5, element j of b at 11b + 2j
+  ASSERT_EQ(v->kind, FnKind::Layout);
+  EXPECT_EQ(v->domain, 15);
+  EXPECT_EQ(v->range, 2 * 11 + 4 * 2 + 1);
+  for (int64_t b = 0; b < 3; ++b)
+    for (int64_t j = 0; j < 5; ++j) {
+      EXPECT_EQ(eval(v, b * 5 + j, {}), 11 * b + 2 * j);
+      Idx at = apply_index(v, idx_const(b * 5 + j));
+      ASSERT_TRUE(as_affine(at) && as_affine(at)->is_constant()) << to_string(at);
+      EXPECT_EQ(as_affine(at)->c0, 11 * b + 2 * j);
+    }
+}
+
+TEST(IoLayout, SimpleLayoutsAreHOrL) {
+  EXPECT_TRUE(is_identity(fn_layout(4, 8, 1, 8)));                   // contiguous batches
+  EXPECT_EQ(fn_layout(1, 8, 3, 0)->kind, FnKind::H);                 // one strided transform
+  EXPECT_EQ(fn_layout(4, 8, 2, 16)->kind, FnKind::H);                // contiguous at stride 2
+  EXPECT_TRUE(same(fn_layout(4, 8, 4, 1), fn_stride(32, 4)));        // batches interleaved
+  EXPECT_THROW(fn_layout(2, 8, 0, 8), std::logic_error);
+}
+
+TEST(IoLayout, ComposesWithTheBatchLoopIntoAnH) {
+  // I(4) (x) DFT(8): block b is h(8b, 1); through v(8, 3, 40) it is h(40b, 3)
+  LoopVar b{0, 4};
+  IndexFn block = fn_h(8, 32, Affine::var(b, 8), 1);
+  IndexFn folded = compose(fn_layout(4, 8, 3, 40), block);
+  ASSERT_EQ(folded->kind, FnKind::H) << to_string(folded);
+  EXPECT_EQ(folded->s, 3);
+  EXPECT_EQ(folded->base, Affine::var(b, 40));
+  // a column of the batch (stride 8 over the blocks): h(j + 8i) -> 40i + 3j
+  IndexFn column = fn_h(4, 32, Affine::var(LoopVar{1, 8}), 8);
+  IndexFn c = compose(fn_layout(4, 8, 3, 40), column);
+  ASSERT_EQ(c->kind, FnKind::H) << to_string(c);
+  EXPECT_EQ(c->s, 40);
+}
+
+// The loop program of SPEC with the layout, interpreted on a memory image, against the
+// reference DFT of each transform; untouched output elements stay zero (out of place) or
+// keep their input (in place).
+void expect_layout_program(const std::string &spec, int64_t n, const driver::IoLayoutOptions &io, int sign = -1) {
+  SCOPED_TRACE(spec);
+  driver::GenOptions o;
+  o.io = io;
+  driver::Compilation c = driver::start(spec, o);
+  driver::run_until(c, driver::Stage::Loops);
+  const Function &f = c.program.loops;
+  const int64_t idist = io.idist.value_or(n * io.istride), odist = io.odist.value_or(n * io.ostride);
+  std::vector<cplx> x(std::size_t(f.buffers[kInputBuffer].size));
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (cplx &v : x) v = {u(rng), u(rng)};
+  std::vector<cplx> y = interpret(f, x);
+  std::vector<bool> written(y.size(), false);
+  for (int64_t b = 0; b < io.batch; ++b) {
+    std::vector<std::complex<long double>> one;
+    for (int64_t j = 0; j < n; ++j) one.emplace_back(x[std::size_t(b * idist + j * io.istride)]);
+    std::vector<std::complex<long double>> want = test::reference_dft(one, sign);
+    for (int64_t j = 0; j < n; ++j) {
+      std::size_t at = std::size_t(b * odist + j * io.ostride);
+      written[at] = true;
+      EXPECT_NEAR(y[at].real(), double(want[std::size_t(j)].real()), 1e-12) << "b " << b << " j " << j;
+      EXPECT_NEAR(y[at].imag(), double(want[std::size_t(j)].imag()), 1e-12) << "b " << b << " j " << j;
+    }
+  }
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (!written[i]) EXPECT_EQ(y[i], io.in_place ? x[i] : cplx(0.0)) << "element " << i;
+}
+
+TEST(IoLayout, BatchedStridedProgramsComputeEveryTransform) {
+  driver::IoLayoutOptions io;
+  io.batch = 3, io.istride = 2, io.idist = 17, io.ostride = 3, io.odist = 1;  // output: 3 batches interleaved
+  for (auto [spec, n] : {std::pair<const char *, int64_t>{"DFT(8)", 8}, {"DFT(12)", 12}, {"DFT(5)", 5}, {"DFT(64)", 64}}) {
+    io.idist = 2 * n + 1;
+    expect_layout_program(spec, n, io);
+  }
+}
+
+TEST(IoLayout, InPlaceProgramsReadBeforeTheyWrite) {
+  driver::IoLayoutOptions io;
+  io.batch = 2, io.in_place = true;
+  for (auto [spec, n] : {std::pair<const char *, int64_t>{"DFT(8)", 8}, {"DFT(64)", 64}, {"DFT(97)", 97}, {"DFT(256)", 256}})
+    expect_layout_program(spec, n, io);
+  io.istride = io.ostride = 3, io.idist = io.odist = 1;  // interleaved batches, in place
+  expect_layout_program("DFT(64)", 64, io);
+}
+
+TEST(IoLayout, HeaderCommentStatesTheLayout) {
+  driver::GenOptions o;
+  o.io.batch = 1000, o.io.idist = 256, o.io.ostride = 1000, o.io.odist = 1;
+  driver::Compilation c = driver::run_pipeline("DFT(256)", o);
+  EXPECT_NE(c.source.find("batch 1000: y[b + 1000*j], x[256*b + j] (j < 256), interleaved complex, out-of-place"),
+            std::string::npos) << c.source.substr(0, 600);
+  EXPECT_NE(c.source.find("void splgen_dft256_b1000_strided(double *__restrict y, const double *__restrict x)"),
+            std::string::npos);
+  EXPECT_EQ(driver::run_pipeline("DFT(256)", o).source, c.source) << "deterministic";
+}
+
+}  // namespace
+}  // namespace splgen
