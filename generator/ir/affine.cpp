@@ -89,6 +89,36 @@ std::optional<std::pair<Affine, Affine>> divmod(const Affine &x, int64_t d) {
   return std::pair{high, low};
 }
 
+std::optional<Affine> affine_through_table(const std::vector<int64_t> &t, const Affine &x) {
+  constexpr int64_t kBudget = int64_t(1) << 22;
+  int64_t points = 1;
+  for (auto &[v, c] : x.terms)
+    if ((points *= v.extent) > kBudget) return std::nullopt;
+  if (x.min() < 0 || x.max() >= int64_t(t.size())) return std::nullopt;
+  auto at = [&](int64_t i) { return t[std::size_t(i)]; };
+  // the fit from the origin and one step in each variable, then checked at every point
+  std::vector<int64_t> step(x.terms.size(), 0), value(x.terms.size(), 0);
+  Affine out = Affine::constant(at(x.c0));
+  for (std::size_t k = 0; k < x.terms.size(); ++k) {
+    const auto &[v, c] = x.terms[k];
+    if (v.extent > 1) step[k] = at(x.c0 + c) - out.c0, out = out + Affine::var(v, step[k]);
+  }
+  int64_t in = x.c0, want = out.c0;
+  while (true) {
+    if (at(in) != want) return std::nullopt;
+    std::size_t k = 0;
+    for (; k < x.terms.size(); ++k) {  // odometer
+      const auto &[v, c] = x.terms[k];
+      if (++value[k] < v.extent) {
+        in += c, want += step[k];
+        break;
+      }
+      in -= c * (v.extent - 1), want -= step[k] * (v.extent - 1), value[k] = 0;
+    }
+    if (k == x.terms.size()) return out;
+  }
+}
+
 std::string var_name(int id) { return fmt::format("i{}", id); }
 
 std::string to_string(const Affine &x) {

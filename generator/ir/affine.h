@@ -39,6 +39,11 @@ inline Affine operator+(const Affine &x, int64_t c) { return x + Affine::constan
 std::optional<std::pair<Affine, Affine>> divmod(const Affine &x, int64_t d);
 Affine exact_div(const Affine &x, int64_t d);  // requires divisible_by(d)
 
+// t[x] as an affine expression in x's variables, when it is one at every value they take
+// (checked at all of them; nothing beyond 2^22 values): a permutation read along a loop, e.g.
+// the pair (k, m-k) of the real DFT's post-pass, becomes plain index arithmetic.
+std::optional<Affine> affine_through_table(const std::vector<int64_t> &t, const Affine &x);
+
 // "4*i0 + 3"
 std::string to_string(const Affine &x);
 std::string var_name(int id);  // "i0"

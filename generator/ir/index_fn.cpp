@@ -158,6 +158,15 @@ std::optional<IndexFn> inverse(const IndexFn &f) {
   return std::nullopt;
 }
 
+IndexFn rename_var(const IndexFn &f, int from, const LoopVar &to) {
+  if (!f) return f;
+  IndexFnNode n = *f;
+  n.base = Affine::constant(f->base.c0);
+  for (const auto &[v, c] : f->base.terms) n.base = n.base + Affine::var(v.id == from ? to : v, c);
+  n.f = rename_var(f->f, from, to), n.g = rename_var(f->g, from, to);
+  return make(std::move(n));
+}
+
 int64_t eval(const IndexFn &f, int64_t i, const Env &env) {
   switch (f->kind) {
     case FnKind::H: return f->base.eval(env) + i * f->s;

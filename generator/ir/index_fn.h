@@ -50,6 +50,9 @@ std::size_t hash_value(const IndexFn &f);      // equal for same() functions
 // The inverse of a bijective function (domain == range), when it is known symbolically.
 std::optional<IndexFn> inverse(const IndexFn &f);
 
+// f with loop variable `from` renamed `to` (of the same extent).
+IndexFn rename_var(const IndexFn &f, int from, const LoopVar &to);
+
 int64_t eval(const IndexFn &f, int64_t i, const Env &env);
 Idx apply_index(const IndexFn &f, const Idx &i);  // symbolic, simplified with the variables' ranges
 std::string to_string(const IndexFn &f);

@@ -63,6 +63,8 @@ Idx idx_mod(Idx x, int64_t d) {
 
 Idx idx_lookup(std::shared_ptr<const std::vector<int64_t>> table, Idx i) {
   if (auto *a = as_affine(i); a && a->is_constant()) return idx_const(table->at(std::size_t(a->c0)));
+  if (auto *a = as_affine(i))
+    if (std::optional<Affine> direct = affine_through_table(*table, *a)) return idx_affine(*direct);
   IdxNode n{IdxKind::Lookup};
   n.a = std::move(i), n.table = std::move(table);
   return make_idx(std::move(n));
@@ -394,7 +396,8 @@ struct Machine {
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) { return interpret(f, x, -1); }
 
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank) {
-  if (int64_t(x.size()) != f.buffers[kInputBuffer].size) throw std::invalid_argument("interpret: input size mismatch");
+  const Buffer &xb = f.buffers[kInputBuffer];
+  if (int64_t(x.size()) != (xb.packed ? 2 * xb.size : xb.size)) throw std::invalid_argument("interpret: input size mismatch");
   Machine m{f, {}, std::vector<double>(std::size_t(f.scalars)), {}, rank};
   for (const Buffer &b : f.buffers) {
     if (b.role == BufferRole::Table && b.recipe.worker_stride > 0) {  // one rank's slice
@@ -406,13 +409,21 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64
     else
       m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));
   }
-  m.buffers[kInputBuffer] = x;
+  if (f.buffers[kInputBuffer].packed)  // element j = (Re x_2j, Re x_2j+1)
+    for (std::size_t j = 0; j < m.buffers[kInputBuffer].size(); ++j)
+      m.buffers[kInputBuffer][j] = cplx(x.at(2 * j).real(), x.at(2 * j + 1).real());
+  else
+    m.buffers[kInputBuffer] = x;
+  const bool packed_out = f.buffers[kOutputBuffer].packed;
   if (f.in_place)
     m.buffers[kOutputBuffer] = x;
   else
     m.buffers[kOutputBuffer].assign(std::size_t(f.buffers[kOutputBuffer].size), cplx(0.0));
   m.run(f.body);
-  return m.buffers[kOutputBuffer];
+  if (!packed_out) return m.buffers[kOutputBuffer];
+  std::vector<cplx> y;  // y_2j = Re z_j, y_2j+1 = Im z_j
+  for (const cplx &z : m.buffers[kOutputBuffer]) y.push_back(z.real()), y.push_back(z.imag());
+  return y;
 }
 
 Matrix to_dense(const Function &f) {

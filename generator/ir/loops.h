@@ -64,6 +64,10 @@ struct Buffer {
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
   // imaginary part to load or store.
   bool real = false;
+  // The input of a real DFT whose first stage reads its reals in pairs (x_2j + i x_2j+1, the
+  // packing of RDFT(2m) = Post DFT(m) Pack), or the output of an inverse one whose last stage
+  // writes them so: complex elements over the caller's 2 size reals.
+  bool packed = false;
   // Input/Output in split format: separate arrays of real and imaginary parts (x -> xr, xi).
   bool split = false;
 };

@@ -1,6 +1,8 @@
 #include "generator/lower/merge_loops.h"
 
 #include <optional>
+#include <stdexcept>
+#include <vector>
 
 namespace splgen::lower {
 
@@ -91,6 +93,64 @@ Sigma push_diag_left(const Sigma &d, const Sigma &x) {
   return sigma_compose({d, x});
 }
 
+// s with loop variable `from` renamed `to`.
+Sigma rename_var(const Sigma &s, int from, const LoopVar &to) {
+  switch (s->kind) {
+    case SigmaKind::Gather: return sigma_gather(rename_var(s->fn, from, to), s->dma);
+    case SigmaKind::Scatter: return sigma_scatter(rename_var(s->fn, from, to), s->dma);
+    case SigmaKind::Diag: return sigma_diag(s->source, rename_var(s->fn, from, to));
+    case SigmaKind::Kernel: return s;
+    default: return map_terms(s, [&](const Sigma &c) { return rename_var(c, from, to); });
+  }
+}
+
+bool straight_line(const Sigma &s) {
+  if (is_sum(s)) return false;
+  for (const Sigma &c : s->children)
+    if (!straight_line(c)) return false;
+  return true;
+}
+
+// f(i) for all values of v and i distinct, f using no other loop variable: then
+// G(f_v) S(f_u) is I for u = v and 0 otherwise.
+bool disjoint_images(const IndexFn &f, const LoopVar &v) {
+  constexpr int64_t kBudget = int64_t(1) << 22;
+  if (f->domain * v.extent > kBudget) return false;
+  std::vector<char> seen(std::size_t(f->range), 0);
+  for (Env env = {{v.id, 0}}; env[v.id] < v.extent; ++env[v.id])
+    for (int64_t i = 0; i < f->domain; ++i) {
+      int64_t p = 0;
+      try {
+        p = eval(f, i, env);
+      } catch (const std::logic_error &) {
+        return false;  // another loop variable
+      }
+      if (p < 0 || p >= f->range || seen[std::size_t(p)]) return false;
+      seen[std::size_t(p)] = 1;
+    }
+  return true;
+}
+
+// Loop fusion: Sum_v (X_v G(f_v)) * Sum_u (S(f_u) Y_u) = Sum_v X_v Y_v when the f_v are
+// injective with disjoint images, for straight-line bodies (the real DFT's pair loop:
+// post-butterflies * twiddles * pre-butterflies, one pass instead of two).
+std::optional<Sigma> fuse_sums(const Sigma &left, const Sigma &right) {
+  if (left->kind != SigmaKind::Sum || right->kind != SigmaKind::Sum || left->mode != SumMode::Plain ||
+      right->mode != SumMode::Plain || left->var.extent != right->var.extent)
+    return std::nullopt;
+  const Sigma &lb = left->children.front();
+  const Sigma rb = rename_var(right->children.front(), right->var.id, left->var);
+  if (lb->kind != SigmaKind::Compose || rb->kind != SigmaKind::Compose || !straight_line(lb) || !straight_line(rb))
+    return std::nullopt;
+  const Sigma &g = lb->children.back(), &s = rb->children.front();
+  if (g->kind != SigmaKind::Gather || s->kind != SigmaKind::Scatter || g->dma || s->dma || !same(g->fn, s->fn) ||
+      !disjoint_images(g->fn, left->var))
+    return std::nullopt;
+  std::vector<Sigma> body(lb->children.begin(), lb->children.end() - 1);
+  body.insert(body.end(), rb->children.begin() + 1, rb->children.end());
+  return sigma_sum(left->var, sigma_compose(std::move(body)));
+}
+
 // One merge of the adjacent factors left * right, or nothing. DMA gathers and scatters are
 // explicit block transfers (the stream and par rules): they stay where the rules put them.
 // In the body of a Sum_par, S(f) * Sum(A_i) = Sum(S(f) A_i) too: the worker's block then reaches
@@ -107,10 +167,21 @@ std::optional<Sigma> merge_pair(const Sigma &left, const Sigma &right, bool para
   if (left->kind == SigmaKind::Diag && is_sum(right)) return push_diag_left(left, right);
   if (left->kind == SigmaKind::Scatter && right->kind == SigmaKind::Scatter)
     return sigma_scatter(compose(left->fn, right->fn));
-  return std::nullopt;
+  return fuse_sums(left, right);
 }
 
 Sigma merge_compose(std::vector<Sigma> kids, bool parallel_body) {
+  // A permutation table in front of a list of blocks becomes their scatters first, not the
+  // gathers of the stage before it: the blocks' stores are then affine (the c2r pre-pass's
+  // pairs, generator/ir/affine.h), and the stage before keeps its own index functions.
+  for (std::size_t i = 0; i + 1 < kids.size(); ++i) {
+    const Sigma &g = kids[i];
+    if (g->kind == SigmaKind::Gather && !g->dma && g->fn->kind == FnKind::Table && g->rows == g->cols &&
+        kids[i + 1]->kind == SigmaKind::SumList) {
+      kids[i] = push_scatter(*inverse(g->fn), kids[i + 1]);
+      kids.erase(kids.begin() + std::ptrdiff_t(i) + 1);
+    }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i + 1 < kids.size(); ++i) {

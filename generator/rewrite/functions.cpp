@@ -27,6 +27,7 @@
 #include "generator/ir/dense.h"
 #include "generator/rewrite/long_dft.h"
 #include "generator/rewrite/real_functions.h"
+#include "generator/rewrite/trig_functions.h"
 
 namespace splgen::rewrite {
 
@@ -342,6 +343,7 @@ const std::vector<RuleFunction> &rule_functions() {
   static const std::vector<RuleFunction> functions = [] {
     std::vector<RuleFunction> fs = build();
     for (RuleFunction &f : real_rule_functions()) fs.push_back(std::move(f));
+    for (RuleFunction &f : trig_rule_functions()) fs.push_back(std::move(f));
     for (RuleFunction &f : fs) {  // check the argument count before calling
       auto inner = std::move(f.make);
       f.make = [name = f.name, arity = f.arity, inner](const std::vector<int64_t> &args) {

@@ -37,24 +37,11 @@ Spl re(int64_t n) {
 // [x; x]: the vector twice.
 Spl twice(int64_t m) { return make_tensor({make_dense(2, 1, {1.0, 1.0}), make_identity(m)}); }
 
-// Perm(k -> (m - k) mod m).
-Spl negate_index(int64_t m) {
-  std::vector<int64_t> p(static_cast<std::size_t>(m));
-  for (int64_t k = 0; k < m; ++k) p[std::size_t(k)] = (m - k) % m;
-  return make_perm(std::move(p));
-}
-
 // Perm(i -> m-1-i).
 Spl reversal(int64_t m) {
   std::vector<int64_t> p(static_cast<std::size_t>(m));
   for (int64_t i = 0; i < m; ++i) p[std::size_t(i)] = m - 1 - i;
   return make_perm(std::move(p));
-}
-
-// (I(m) (x) [1 1]) T(2m, 2, k) (I(m) (x) A): y_k = a_k + w_2m^(k i) b_k from [a_k; b_k] = A [p_k; q_k].
-Spl twiddled_pairs(int64_t m, const Spl &a, int64_t root) {
-  return make_compose({make_tensor({make_identity(m), make_dense(1, 2, {1.0, 1.0})}), make_twiddle(2 * m, 2, root),
-                       make_tensor({make_identity(m), a})});
 }
 
 // (I(m) (x) [1/2, i/2 | 1/2, i/2]): z_j = Re x_2j + i Re x_2j+1.
@@ -63,32 +50,56 @@ Spl rdft_pack(int64_t m) {
   return make_tensor({make_identity(m), wmat(1, 2, {0.5, 0.5 * I1}, {0.5, 0.5 * I1})});
 }
 
-// Z (m) -> X (m+1): X_k = E_k + w^k O_k for k < m from the pairs (Z_k, Z_-k) (interleaved by
-// L(2m, m)), and X_m = Re Z_0 - Im Z_0 from a copy of Z_0.
-Spl rdft_post(int64_t m) {
-  check_size("rdft_post", m);
-  Spl a = wmat(2, 2, {0.5, 0.0, -0.5 * I1, 0.0}, {0.0, 0.5, 0.0, 0.5 * I1});  // [E; O] from [Z_k; Z_-k]
-  Spl main = make_compose({twiddled_pairs(m, a, 1), make_stride(2 * m, m),
-                           make_direct_sum({make_identity(m), negate_index(m)}), twice(m)});
-  Spl last = wmat(1, 1, {0.5 + 0.5 * I1}, {0.5 - 0.5 * I1});
-  if (m == 1) return make_compose({make_direct_sum({main, last}), make_dense(2, 1, {1.0, 1.0})});
-  std::vector<int64_t> order = {0};  // [Z_0, Z_0, Z_1, ...] -> [Z_0, Z_1, ..., Z_m-1, Z_0]
-  for (int64_t k = 2; k <= m; ++k) order.push_back(k);
-  order.push_back(1);
-  return make_compose({make_direct_sum({main, last}), make_perm(order),
-                       make_direct_sum({make_dense(2, 1, {1.0, 1.0}), make_identity(m - 1)})});
+// The indices of the pairs of a size-m half spectrum, one pair after another:
+// [0, m, 1, m-1, 2, m-2, ..., p, m-p, (m/2)], p = (m-1)/2; with_m: whether index m is there.
+std::vector<int64_t> pair_order(int64_t m, bool with_m) {
+  std::vector<int64_t> order = {0};
+  if (with_m) order.push_back(m);
+  for (int64_t k = 1; 2 * k < m; ++k) order.push_back(k), order.push_back(m - k);
+  if (m % 2 == 0) order.push_back(m / 2);
+  return order;
 }
 
-// X (m+1) -> Z (m): Z_k = u_k + i w^-k v_k, u = X_k + conj X_m-k, v = X_k - conj X_m-k, from
-// the pairs (X_k, X_m-k) (Re taken of X_0 and X_m, as c2r ignores their imaginary parts).
+Spl gather(const std::vector<int64_t> &order) { return make_perm(order); }
+
+Spl scatter(const std::vector<int64_t> &order) {
+  std::vector<int64_t> inv(order.size());
+  for (std::size_t t = 0; t < order.size(); ++t) inv[std::size_t(order[t])] = int64_t(t);
+  return make_perm(std::move(inv));
+}
+
+// The pair loop of the real DFT and its inverse, k = 1..p, p = (m-1)/2: from a pair of
+// inputs, [a; b] = A [u_k; u_m-k], then [y_k; y_m-k] = [a + t b; conj(a - t b)], t = w_2m^(root k),
+// one 2x2 block each, so that lowering makes one loop (merge_loops.cpp fuses the two tensors).
+Spl pair_loop(int64_t m, const Spl &a, int64_t root) {
+  const int64_t p = (m - 1) / 2;
+  std::vector<cplx> d;
+  for (int64_t k = 1; k <= p; ++k) d.push_back(1.0), d.push_back(root_of_unity(2 * m, root * k));
+  Spl f = wmat(2, 2, {1.0, 1.0, 0.0, 0.0}, {0.0, 0.0, 1.0, -1.0});
+  return make_compose({make_tensor({make_identity(p), f}), make_diag(std::move(d)), make_tensor({make_identity(p), a})});
+}
+
+// Z (m) -> X (m+1), the pairs (k, m-k) of the same 2x2 block (Sorensen et al. 1987):
+// X_k = E_k + w^k O_k, X_m-k = conj(E_k - w^k O_k), [E_k; O_k] from [Z_k; Z_m-k];
+// X_0, X_m = Re Z_0 +- Im Z_0; X_m/2 = conj Z_m/2 (m even).
+Spl rdft_post(int64_t m) {
+  check_size("rdft_post", m);
+  std::vector<Spl> blocks = {wmat(2, 1, {0.5 - 0.5 * I1, 0.5 + 0.5 * I1}, {0.5 + 0.5 * I1, 0.5 - 0.5 * I1})};
+  if (m > 2) blocks.push_back(pair_loop(m, wmat(2, 2, {0.5, 0.0, -0.5 * I1, 0.0}, {0.0, 0.5, 0.0, 0.5 * I1}), 1));
+  if (m % 2 == 0) blocks.push_back(conj1());
+  return make_compose({scatter(pair_order(m, true)), make_direct_sum(std::move(blocks)), gather(pair_order(m, false))});
+}
+
+// X (m+1) -> Z (m): Z_k = u_k + i w^-k v_k, u = X_k + conj X_m-k, v = X_k - conj X_m-k, and
+// Z_m-k = conj(u_k - i w^-k v_k), by pairs; Z_0 = (Re X_0 + Re X_m) + i (Re X_0 - Re X_m) (c2r
+// ignores their imaginary parts); Z_m/2 = 2 conj X_m/2 (m even).
 Spl irdft_pre(int64_t m) {
   check_size("irdft_pre", m);
-  Spl a = wmat(2, 2, {1.0, 0.0, I1, 0.0}, {0.0, 1.0, 0.0, -I1});  // [u; i v] from [X_k; X_m-k]
-  std::vector<Spl> ends = {re1()};
-  if (m > 1) ends.push_back(twice(m - 1));
-  ends.push_back(re1());  // [X_0, X_1..X_m-1, X_1..X_m-1, X_m]
-  return make_compose({twiddled_pairs(m, a, -1), make_stride(2 * m, m),
-                       make_direct_sum({make_identity(m), reversal(m)}), make_direct_sum(ends)});
+  const cplx h = 0.5 + 0.5 * I1, g = 0.5 - 0.5 * I1;
+  std::vector<Spl> blocks = {wmat(1, 2, {h, g}, {h, g})};
+  if (m > 2) blocks.push_back(pair_loop(m, wmat(2, 2, {1.0, 0.0, I1, 0.0}, {0.0, 1.0, 0.0, -I1}), -1));
+  if (m % 2 == 0) blocks.push_back(wmat(1, 1, {0.0}, {2.0}));
+  return make_compose({scatter(pair_order(m, false)), make_direct_sum(std::move(blocks)), gather(pair_order(m, true))});
 }
 
 // z (m) -> y (2m): y_2j = Re z_j, y_2j+1 = Im z_j.

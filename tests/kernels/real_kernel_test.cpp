@@ -69,7 +69,7 @@ void check_kernel(const test::SharedObject &lib, const RealSpec &k, std::size_t 
 
   std::vector<long double> exact_in(input.begin(), input.end());
   double tolerance = 5 * DBL_EPSILON * std::max(1.0, std::log2(double(k.n))) * (k.n > 32 ? std::sqrt(double(k.n) / 32) : 1);
-  bool large = k.n > 4096 && k.kind != RealKind::WHT;  // fftwl is the reference there (RDFT, IRDFT)
+  bool large = k.n > 4096 && k.kind != RealKind::WHT;  // fftwl is the reference there
   double error = relative_rms(output, large ? test::fftwl_real_dft(k.kind, k.n, exact_in)
                                             : test::real_reference(k.kind, k.n, exact_in));
   EXPECT_LE(error, tolerance) << "relative RMS error against the long-double reference";
@@ -153,9 +153,12 @@ TEST(RealKernelSizes, RealDftPrimesAndPowersOfTwo) {
 TEST(RealKernelSizes, TrigonometricLarger) {
   std::vector<RealSpec> k = specs({RealKind::DCT2, RealKind::DCT3, RealKind::DCT4, RealKind::DST2, RealKind::DST3,
                                    RealKind::DST4}, {37, 48, 64, 97, 128}, Isa::Scalar);
-  // By rdft.rules' dct2_rdft and dct3_irdft, trig.rules' dst2_dct2 and dst3_dct3.
-  for (RealSpec s : specs({RealKind::DCT2, RealKind::DCT3, RealKind::DST2, RealKind::DST3}, {256, 1000, 4096}, Isa::Avx2))
+  // By rdft.rules' dct2_rdft and dct3_irdft, trig.rules' dst2_dct2, dst3_dct3, dct4_half and
+  // dst4_dct4 (99: an odd DCT4, a leaf; 2^14: DFT(2^13) split in three).
+  for (RealSpec s : specs({RealKind::DCT2, RealKind::DCT3, RealKind::DCT4, RealKind::DST2, RealKind::DST3,
+                           RealKind::DST4}, {256, 1000, 4096}, Isa::Avx2))
     k.push_back(s);
+  for (RealSpec s : specs({RealKind::DCT4, RealKind::DST4}, {99, 1 << 14}, Isa::Avx2)) k.push_back(s);
   generate_compile_and_check(k);
 }
 

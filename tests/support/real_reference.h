@@ -75,12 +75,17 @@ inline std::vector<long double> real_reference(RealKind kind, int64_t n, const s
   return y;
 }
 
-// RDFT / IRDFT by FFTW's long-double plans: the reference where the O(n^2) sum is too slow.
+// Any kind but WHT by FFTW's long-double plans: the reference where the O(n^2) sum is too slow.
 inline std::vector<long double> fftwl_real_dft(RealKind kind, int64_t n, std::vector<long double> x) {
   std::vector<long double> y(std::size_t(kind == RealKind::RDFT ? 2 * (n / 2 + 1) : n));
-  fftwl_plan p = kind == RealKind::RDFT
-                     ? fftwl_plan_dft_r2c_1d(int(n), x.data(), reinterpret_cast<fftwl_complex *>(y.data()), FFTW_ESTIMATE)
-                     : fftwl_plan_dft_c2r_1d(int(n), reinterpret_cast<fftwl_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
+  fftwl_plan p;
+  if (kind == RealKind::RDFT)
+    p = fftwl_plan_dft_r2c_1d(int(n), x.data(), reinterpret_cast<fftwl_complex *>(y.data()), FFTW_ESTIMATE);
+  else if (kind == RealKind::IRDFT)
+    p = fftwl_plan_dft_c2r_1d(int(n), reinterpret_cast<fftwl_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
+  else
+    p = fftwl_plan_r2r_1d(int(n), x.data(), y.data(), static_cast<fftwl_r2r_kind>(measure::fftw_r2r_kind_of(kind)),
+                          FFTW_ESTIMATE);
   fftwl_execute(p);
   fftwl_destroy_plan(p);
   return y;

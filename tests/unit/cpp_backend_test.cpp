@@ -94,7 +94,7 @@ Function make_lookup() {
       std::vector<int64_t>{0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15});
   auto rev_copy = std::make_shared<const std::vector<int64_t>>(*rev);  // same content: one table
   std::vector<int64_t> bigv;
-  for (int64_t i = 0; i < 16; ++i) bigv.push_back((int64_t(1) << 40) + 3 * i);
+  for (int64_t i = 0; i < 16; ++i) bigv.push_back((int64_t(1) << 40) + 3 * i + i % 2);  // not affine: stays a lookup
   auto big = std::make_shared<const std::vector<int64_t>>(bigv);
   LoopVar i{0, 16};
   Idx perm = idx_add(idx_scale(idx_mod(av(i), 4), 4), idx_div(av(i), 4));  // (i % 4)*4 + i / 4

@@ -115,6 +115,49 @@ TEST(RealRuleFunctions, ThroughTheComplexDft) {
   EXPECT_THROW(call("rdft_post", {0}), FormulaError);
 }
 
+TEST(RealRuleFunctions, HalfSizeDct4) {  // rules/trig.rules, dct4_half
+  for (int64_t m = 1; m <= 20; ++m) {
+    Spl d = make_compose({call("dct4_post", {m}), make_dft(m), call("dct4_pre", {m})});
+    EXPECT_LT(max_abs_difference(to_dense(d), to_dense(make_real_transform(RealKind::DCT4, 2 * m))), kTol) << m;
+  }
+  EXPECT_THROW(call("dct4_pre", {0}), FormulaError);
+}
+
+// The half-size real DFT lowers to: the first stage of DFT(m) reading the reals in pairs (no
+// packing pass), and one loop over the pairs (k, m-k) (fused, merge_loops.cpp); the inverse
+// writes its reals in pairs. The loop code still means the transform.
+TEST(RealTransforms, PackedBuffersAndOnePairLoop) {
+  for (const char *spec : {"RDFT(64)", "IRDFT(64)", "RDFT(30)", "IRDFT(30)"}) {
+    driver::Compilation c = driver::start(spec, driver::GenOptions{});
+    driver::run_until(c, driver::Stage::Loops);
+    const Function &f = c.program.loops;
+    const bool forward = std::string(spec).rfind("IRDFT", 0) != 0;
+    const Buffer &packed = f.buffers[forward ? kInputBuffer : kOutputBuffer];
+    EXPECT_TRUE(packed.packed && !packed.real) << spec;
+    EXPECT_EQ(packed.size * 2, forward ? f.cols : f.rows) << spec;
+    EXPECT_LT(max_abs_difference(to_dense(f), to_dense(c.spec)), kTol) << spec;
+  }
+  // (I(3) (x) F) Diag (I(3) (x) A): one Sum after merging, its body F Diag A.
+  Spl f = make_wide_dense(2, 2, {1.0, 1.0, 0.0, 0.0}, {0.0, 0.0, 1.0, -1.0});
+  Spl a = make_wide_dense(2, 2, {0.5, 0.0, cplx(0, -0.5), 0.0}, {0.0, 0.5, 0.0, cplx(0, 0.5)});
+  Spl core = make_compose({make_tensor({make_identity(3), f}), make_diag({1.0, cplx(0, 1), 1.0, -1.0, 1.0, cplx(0, -1)}),
+                           make_tensor({make_identity(3), a})});
+  Sigma merged = lower::merge_loops(lower::lower_to_sigma(core));
+  ASSERT_EQ(merged->kind, SigmaKind::Sum) << print(merged);
+  EXPECT_LT(max_abs_difference(to_dense(merged), to_dense(core)), kTol);
+}
+
+// A table read along a loop is index arithmetic when it is affine there, checked everywhere.
+TEST(RealTransforms, AffineThroughTable) {
+  const std::vector<int64_t> order = {0, 8, 1, 7, 2, 6, 3, 5, 4};  // pairs (k, 8-k)
+  LoopVar j{0, 3};
+  std::optional<Affine> second = affine_through_table(order, Affine::var(j, 2) + 3);  // order[2j+3] = 7-j
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(*second, Affine::var(j, -1) + 7);
+  EXPECT_FALSE(affine_through_table(order, Affine::var(LoopVar{0, 4}, 1) + 1).has_value());  // 8, 1, 7, 2
+  EXPECT_FALSE(affine_through_table(order, Affine::var(LoopVar{0, 9}, 2)).has_value());      // leaves the table
+}
+
 // Real buffers: loads of the imaginary part fold to 0, the imaginary part is never stored,
 // and the loop code still means the transform.
 TEST(RealTransforms, LoopCodeWithRealBuffers) {
