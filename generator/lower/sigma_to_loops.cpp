@@ -383,7 +383,8 @@ class Codegen {
       // read at stride c along one loop (the twiddles w^k of the real DFT's pairs [1, w^k]):
       // a table of just those entries, which a vector loop loads whole
       if (a->terms.size() == 1 && a->terms[0].second != 1 && a->min() >= 0 && a->max() < src->rows) {
-        const auto [v, c] = a->terms[0];
+        const LoopVar v = a->terms[0].first;  // not a structured binding: lambdas capture them only from C++20 (clang)
+        const int64_t c = a->terms[0].second;
         auto num = [](int64_t x) { return x < 0 ? fmt::format("m{}", -x) : fmt::format("{}", x); };  // an identifier
         int t = table(fmt::format("d{}_{:x}_{}_{}_{}", src->rows, src->hash, num(a->c0), num(c), v.extent), [&] {
           std::vector<cplx> e;

@@ -37,6 +37,12 @@ struct Planners {
   R2r r2r;
 };
 
+// Deduced from the five functions (aggregates deduce their template arguments only from C++20).
+template <class Guru, class Split, class R2c, class C2r, class R2r>
+Planners<Guru, Split, R2c, C2r, R2r> planners_of(Guru guru, Split split, R2c r2c, C2r c2r, R2r r2r) {
+  return {guru, split, r2c, c2r, r2r};
+}
+
 template <class Plan, class Real, class Complex, class Iodim, class Kind, class P>
 Plan make(const FftwLayout &l, int sign, unsigned flags, void *ri, void *ii, void *ro, void *io, const P &planners) {
   std::vector<Iodim> dims = iodims<Iodim>(l);
@@ -73,13 +79,13 @@ FftwLayoutPlan::FftwLayoutPlan(Precision precision, const FftwLayout &layout, in
   if (precision == Precision::Double)
     plan_ = make<fftw_plan, double, fftw_complex, fftw_iodim64, fftw_r2r_kind>(
         layout, sign, flags, re_in, im_in, re_out, im_out,
-        Planners{fftw_plan_guru64_dft, fftw_plan_guru64_split_dft, fftw_plan_guru64_dft_r2c, fftw_plan_guru64_dft_c2r,
-                 fftw_plan_guru64_r2r});
+        planners_of(fftw_plan_guru64_dft, fftw_plan_guru64_split_dft, fftw_plan_guru64_dft_r2c, fftw_plan_guru64_dft_c2r,
+                    fftw_plan_guru64_r2r));
   else
     plan_ = make<fftwf_plan, float, fftwf_complex, fftwf_iodim64, fftwf_r2r_kind>(
         layout, sign, flags, re_in, im_in, re_out, im_out,
-        Planners{fftwf_plan_guru64_dft, fftwf_plan_guru64_split_dft, fftwf_plan_guru64_dft_r2c, fftwf_plan_guru64_dft_c2r,
-                 fftwf_plan_guru64_r2r});
+        planners_of(fftwf_plan_guru64_dft, fftwf_plan_guru64_split_dft, fftwf_plan_guru64_dft_r2c,
+                    fftwf_plan_guru64_dft_c2r, fftwf_plan_guru64_r2r));
   if (!plan_) throw std::runtime_error("FFTW could not plan this layout");
 }
 
