@@ -279,16 +279,16 @@ expand::Expansion expand_plan(const Spl &spec, const Spl &plan, const std::vecto
   return expand::expand(plan, rules, o);
 }
 
-// tiled(k)[DFT(n x n)] and cubic(k)[DFT(n x n x n)] for a backend that prints streamed loops:
-// their passes stream whole tiles (cubes), lower/layout_passes.h.
-bool block_layout_kernel(const Compilation &c) {
-  std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
-  return lower::is_block_layout_spec(c.spec) && std::count(consumed.begin(), consumed.end(), TagKind::Stream);
-}
-
+// Whether the target's backend implements the tag (Backend::consumed_tags).
 bool consumes(const Compilation &c, TagKind kind) {
   std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
   return std::count(consumed.begin(), consumed.end(), kind) > 0;
+}
+
+// tiled(k)[DFT(n x n)] and cubic(k)[DFT(n x n x n)] for a backend that prints streamed loops:
+// their passes stream whole tiles (cubes), lower/layout_passes.h.
+bool block_layout_kernel(const Compilation &c) {
+  return lower::is_block_layout_spec(c.spec) && consumes(c, TagKind::Stream);
 }
 
 // A kernel whose ranks run the par tag's stages (docs/mpi.md); the flags that ask for one are
@@ -352,9 +352,8 @@ expand::Expansion run_expand(Compilation &c) {
 // for the sigma dump.
 Spl run_tag_rules(Compilation &c) {
   Spl f = c.expansion.formula;
-  std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
   for (TagKind kind : {TagKind::Smp, TagKind::Stream, TagKind::Par}) {
-    if (!has_tag(f, kind) || !std::count(consumed.begin(), consumed.end(), kind)) continue;
+    if (!has_tag(f, kind) || !consumes(c, kind)) continue;
     std::vector<const Rule *> applied;
     f = rewrite::rewrite_to_fixpoint(f, tag_formula_rules(rules_in_force(c).all(), kind), 10000, &applied);
     for (const Rule *r : applied)
@@ -394,8 +393,7 @@ LoopProgram run_loops(const Compilation &c) {
     p.loops.body = make_block({});
     return p;
   }
-  std::vector<TagKind> consumed = backend_of(c.options).consumed_tags();
-  lower::StreamOptions stream{std::count(consumed.begin(), consumed.end(), TagKind::Stream) > 0, c.options.dma_buffers,
+  lower::StreamOptions stream{consumes(c, TagKind::Stream), c.options.dma_buffers,
                               c.options.local_memory, c.options.precision == Precision::Float ? 4 : 8};
   p.loops = lower::prepare_for_printing(lower::schedule_for_registers(
       lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
