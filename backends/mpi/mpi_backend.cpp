@@ -97,8 +97,7 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
   return s + "  return MPI_SUCCESS;\n}\n";
 }
 
-}  // namespace
-
+// The distribution of x and y, as lines for the header comment.
 std::vector<std::string> distribution_lines(const RankLoops &r) {
   auto part = [&](const char *v, int64_t packet) {
     if (!packet)
@@ -113,6 +112,8 @@ std::vector<std::string> distribution_lines(const RankLoops &r) {
                       "of a communicator of {} ranks (docs/mpi.md)", r.ranks, r.local, exchanges, r.ranks),
           part("x", r.x_packet), part("y", r.y_packet)};
 }
+
+}  // namespace
 
 std::string emit_mpi(const LoopProgram &program, const EmitOptions &options) {
   const RankLoops &r = ranks_of(program);

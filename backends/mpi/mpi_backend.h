@@ -13,7 +13,5 @@ namespace splgen::backends {
 
 std::string emit_mpi(const LoopProgram &program, const EmitOptions &options);
 std::string emit_mpi_header(const LoopProgram &program, const EmitOptions &options);
-// The distribution of x and y, as lines for the header comment.
-std::vector<std::string> distribution_lines(const RankLoops &r);
 
 }  // namespace splgen::backends

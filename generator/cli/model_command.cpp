@@ -7,6 +7,7 @@
 
 #include "generator/cli/command_error.h"
 #include "generator/cli/options.h"
+#include "generator/driver/ranks.h"
 #include "generator/driver/scale_model.h"
 #include "generator/support/sizes.h"
 
@@ -37,6 +38,9 @@ int run_model(const ModelArgs &a) {
   driver::GenOptions o;
   o.target = "mpi", o.precision = precision_from_option(a.precision), o.size_limits = false;
   const driver::Machine m{a.node_gflops, a.memory_gbs, a.link_gbits / 8, a.latency_us};
+  const Spl spec = driver::start(a.spec, o).spec;  // a bad spec: one line, before any output
+  driver::check_distributable(spec);
+  const double n = double(spec->rows);
   std::cout << fmt::format("# {}: node {} Gflop/s, memory {} GB/s, network {} Gb/s per node, latency {} us ({})\n", a.spec,
                            a.node_gflops, a.memory_gbs, a.link_gbits, a.latency_us, a.precision);
   std::cout << fmt::format("{:>6} {:>9} {:>12} {:>12} {:>12} {:>10} {:>9}  steps (ms; x = exchange)\n", "ranks",
@@ -53,7 +57,6 @@ int run_model(const ModelArgs &a) {
       continue;
     }
     if (!first) first = r.total;
-    const double n = double(driver::start(a.spec, o).spec->rows);
     std::string steps;
     int exchanges = 0;
     for (const driver::StepTime &s : r.steps) {

@@ -307,6 +307,7 @@ bool distributed_kernel(const Compilation &c) {
     throw FormulaError(fmt::format("target '{}' needs a distributed spec: --ranks P or par(p, mu)[...] (docs/mpi.md)",
                                    c.options.target));
   if (c.options.threads > 1) throw FormulaError("--threads with --ranks: threads inside each rank are not built yet (docs/mpi.md)");
+  check_distributable(c.spec);
   const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
   if (c.spec->rows % ranks)
     throw FormulaError(fmt::format("{} ranks do not divide the {} points of {}: each rank holds an equal part (docs/mpi.md)",
@@ -495,9 +496,10 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.options = options;
   c.spec = spec;
   c.reached = reached;
+  const std::vector<TagKind> consumed = backend_of(options).consumed_tags();  // an unknown target: an error before any work
+  const bool distributed = std::count(consumed.begin(), consumed.end(), TagKind::Par) > 0;
   if (options.size_limits)  // refused at once rather than minutes later (size_limits.h); per rank if distributed
-    check_size_limits(spec, options.target == "mpi" ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1);
-  backend_of(options);  // an unknown target is an error before any work
+    check_size_limits(spec, distributed ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1);
   if (reached < Stage::Merge) {  // the expansion and the lowering use rules; later stages do not
     load_rules(c);
     check_rule_selection(c);

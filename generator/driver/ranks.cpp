@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "generator/driver/threads.h"
+#include "generator/ir/print.h"
 #include "generator/lower/merge_loops.h"
 #include "generator/lower/slice_rank_tables.h"
 
@@ -11,6 +12,14 @@ namespace splgen::driver {
 Spl ranked_spec(const Spl &spec, int ranks) {
   if (ranks <= 1 || spec->kind == SplKind::Tagged) return spec;
   return make_tagged(Tag{TagKind::Par, {ranks, 1}}, spec);
+}
+
+void check_distributable(const Spl &spec) {
+  Spl inner = spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (inner->kind != SplKind::DFT && inner->kind != SplKind::DFTnd)
+    throw FormulaError(fmt::format("--target mpi distributes complex DFTs (DFT(n), DFT(n1 x n2 ...)), not {} (docs/mpi.md)",
+                                   print(spec)));
 }
 
 int par_ranks(const Spl &f) {

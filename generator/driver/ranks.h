@@ -16,6 +16,10 @@ namespace splgen::driver {
 // (n/p points, seed 004 sec. 3.1: "we choose to maximize DMA packet size").
 Spl ranked_spec(const Spl &spec, int ranks);
 
+// FormulaError (one line) unless the spec, inside its tags, is a complex DFT(n) or
+// DFT(n1 x n2 ...): the only transforms the par rules distribute.
+void check_distributable(const Spl &spec);
+
 // p of the outermost par(p, mu) tag in f; 0 when there is none.
 int par_ranks(const Spl &f);
 

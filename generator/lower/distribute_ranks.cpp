@@ -137,11 +137,10 @@ RankProgram distribute_ranks(const Sigma &sigma, int ranks, Distribution distrib
   }
   // order: where the current vector's local point o is stored (stored[order(o)] = v[o]).
   IndexFn order = id;
-  bool from_input = true;
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const Stage &st = stages[i];
     IndexFn gather = order;
-    if (st.in.packets && !(from_input && p.x_packet)) {
+    if (st.in.packets && !(i == 0 && p.x_packet)) {  // the first stage reads a cyclic x in place
       // an exchange into packets: the stage before wrote in send order (below), or a
       // permutation brings the stored vector into it
       if (!(i > 0 && !stages[i - 1].out.packets)) p.steps.push_back(permutation(compose(order, send_order(s, st.in.packet))));
@@ -157,7 +156,6 @@ RankProgram distribute_ranks(const Sigma &sigma, int ranks, Distribution distrib
       p.steps.push_back(exchange());
       order = inverse_of(send_order(s, st.out.packet));
     }
-    from_input = false;
   }
   if (!is_identity(order)) p.steps.push_back(permutation(order));
   return p;

@@ -50,9 +50,12 @@ MpiBenchRow run_one(const std::string &spec_text, const MpiBenchOptions &o, cons
   auto [code, out] = run_command(fmt::format("{} -np {} {}", kMpirun, o.ranks, shell_quote(binary)));
   MpiBenchRow row{spec_text, c.spec->rows, c.distributed ? c.distributed->exchanges() : 0, 0, 0, 0};
   std::size_t at = out.find("RESULT ");
-  if (code != 0 || at == std::string::npos)
+  if (code != 0 || at == std::string::npos) {  // the program's ERROR line, else mpirun's first line
+    std::size_t from = out.find("ERROR");
+    if (from == std::string::npos) from = 0;
     throw std::runtime_error(fmt::format("bench --target mpi: {} on {} ranks failed: {}", spec_text, o.ranks,
-                                         out.substr(0, out.find('\n', out.find("ERROR") == std::string::npos ? 0 : out.find("ERROR")))));
+                                         out.substr(from, out.find('\n', from) - from)));
+  }
   std::istringstream(out.substr(at + 7)) >> row.splgen_ns >> row.fftw_ns >> row.error >> row.exchange_ns;
   return row;
 }

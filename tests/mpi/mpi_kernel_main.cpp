@@ -34,29 +34,23 @@ long global_index(long packet, long ranks, long local, long k, long o) {
   return ((o / packet) * ranks + k) * packet + o % packet;
 }
 
-std::vector<cplx> fftw_double(const std::vector<cplx> &x) {
+// y = FFTW's transform of x, by one precision's planner (fftw_ or fftwl_ functions).
+template <class Complex, class Plan>
+std::vector<cplx> fftw_transform(const std::vector<cplx> &x, Plan (*plan_dft)(int, const int *, Complex *, Complex *, int, unsigned),
+                                 void (*execute)(Plan), void (*destroy)(Plan)) {
   const long n = points();
-  std::vector<fftw_complex> in(n), out(n);
-  for (long i = 0; i < n; ++i) in[i][0] = double(x[i].real()), in[i][1] = double(x[i].imag());
-  fftw_plan p = fftw_plan_dft(int(kDims.size()), kDims.data(), in.data(), out.data(), SIGN, FFTW_ESTIMATE);
-  fftw_execute(p);
-  fftw_destroy_plan(p);
+  std::vector<Complex> in(n), out(n);
+  for (long i = 0; i < n; ++i) in[i][0] = x[i].real(), in[i][1] = x[i].imag();
+  Plan p = plan_dft(int(kDims.size()), kDims.data(), in.data(), out.data(), SIGN, FFTW_ESTIMATE);
+  execute(p);
+  destroy(p);
   std::vector<cplx> y(n);
   for (long i = 0; i < n; ++i) y[i] = cplx(out[i][0], out[i][1]);
   return y;
 }
 
-std::vector<cplx> fftw_long(const std::vector<cplx> &x) {
-  const long n = points();
-  std::vector<fftwl_complex> in(n), out(n);
-  for (long i = 0; i < n; ++i) in[i][0] = x[i].real(), in[i][1] = x[i].imag();
-  fftwl_plan p = fftwl_plan_dft(int(kDims.size()), kDims.data(), in.data(), out.data(), SIGN, FFTW_ESTIMATE);
-  fftwl_execute(p);
-  fftwl_destroy_plan(p);
-  std::vector<cplx> y(n);
-  for (long i = 0; i < n; ++i) y[i] = cplx(out[i][0], out[i][1]);
-  return y;
-}
+std::vector<cplx> fftw_double(const std::vector<cplx> &x) { return fftw_transform(x, fftw_plan_dft, fftw_execute, fftw_destroy_plan); }
+std::vector<cplx> fftw_long(const std::vector<cplx> &x) { return fftw_transform(x, fftwl_plan_dft, fftwl_execute, fftwl_destroy_plan); }
 
 // The definition, one dimension after another (O(n sum of dims)), in long double.
 std::vector<cplx> direct(std::vector<cplx> v) {

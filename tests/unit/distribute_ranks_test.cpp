@@ -67,6 +67,8 @@ TEST(DistributedKernelErrors, RefusedInOneLine) {
   EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);  // no ranks
   o.ranks = 3;
   EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);  // 3 does not divide 64
+  o.ranks = 2;
+  EXPECT_THROW(run_pipeline("RDFT(64)", o), FormulaError);  // only complex DFTs are distributed
   o.target = "cpp", o.ranks = 2;
   EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);  // one process
 }
