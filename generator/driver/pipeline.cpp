@@ -133,6 +133,11 @@ std::vector<int> allowed_vector_widths(const GenOptions &options) {
   return widths;
 }
 
+int allowed_masked_width(const GenOptions &options) {
+  int w = masked_vector_width(options.isa, options.precision);
+  return options.max_vector_width <= 0 || w <= options.max_vector_width ? w : 0;
+}
+
 namespace {
 
 const backends::Backend &backend_of(const GenOptions &options) {
@@ -388,7 +393,8 @@ LoopProgram run_loops(const Compilation &c) {
   if (c.distributed) {  // each local step as a kernel of its own (docs/mpi.md)
     p.ranks = rank_loops(*c.distributed, name, [&](const Sigma &step, const std::string &step_name) {
       return lower::prepare_for_printing(lower::schedule_for_registers(
-          lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options))));
+          lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options),
+                                 allowed_masked_width(c.options))));
     });
     p.loops.name = name, p.loops.rows = c.spec->rows, p.loops.cols = c.spec->cols;
     p.loops.body = make_block({});
@@ -399,7 +405,7 @@ LoopProgram run_loops(const Compilation &c) {
   p.loops = lower::prepare_for_printing(lower::schedule_for_registers(
       lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
                                                    io_layout_functions(c.spec, c.options.io)),
-                             allowed_vector_widths(c.options))));
+                             allowed_vector_widths(c.options), allowed_masked_width(c.options))));
   if (c.expansion.formula && has_parallel_loop(p.loops)) p.loops.workers = smp_workers(c.expansion.formula);
   if (stream.dma && c.expansion.formula && has_tag(c.expansion.formula, TagKind::Stream) && !every_pass_streamed(c.merged))
     throw FormulaError("stream(s): no rule of rules/stream.rules streams " +
