@@ -450,9 +450,9 @@ backends::EmitOptions emit_options(const Compilation &c) {
     emit.header_lines.push_back(fmt::format("threads: {} workers ({}); safe to call from several threads at once",
                                             c.program.loops.workers, threading_name(c.options.threading)));
   if (c.program.loops.dma_tags > 0)
-    emit.header_lines.push_back(fmt::format("streamed: {} bytes of local buffers, {} chunks in flight; NAME(y, x) uses the {} DMA engine",
+    emit.header_lines.push_back(fmt::format("streamed: {} bytes of local buffers, {} chunks in flight; NAME({}) uses the {} DMA engine",
                                             local_memory_bytes(c.program.loops, c.options.precision == Precision::Float ? 4 : 8),
-                                            c.options.dma_buffers,
+                                            c.options.dma_buffers, c.program.loops.in_place ? "xy" : "y, x",
                                             dma_engine_name(c.options.dma)));
   if (inplace_kernel(c))
     emit.header_lines.push_back(fmt::format("in place: {} passes, the six-step algorithm with in-place transposes "
