@@ -7,6 +7,7 @@
 #include "generator/driver/pipeline.h"
 #include "generator/ir/dense.h"
 #include "generator/lower/inplace_passes.h"
+#include "generator/measure/bench.h"
 #include "generator/parse/formula_parser.h"
 
 namespace splgen {
@@ -67,6 +68,28 @@ TEST(InplaceLowering, PacketTableIndexFunction) {  // table(p; mu): packet i / m
   }
   EXPECT_EQ(to_string(f), "perm(2,0,1; 2)");
   EXPECT_FALSE(same(f, fn_table({2, 0, 1})));
+}
+
+TEST(InplaceLowering, EntryPointsTakeOneBuffer) {
+  driver::GenOptions o;
+  o.io.in_place = true, o.name = "ip";
+  const driver::Compilation c = driver::run_pipeline("tiled(2)[DFT(64)]", o);
+  for (const std::string &want : {"void ip(double *__restrict xy)", "void ip_dma(double *__restrict xy, splgen::runtime::dma_engine *dma)",
+                                  "void ip_stores(splgen::runtime::external_store &ext_xy, splgen::runtime::dma_engine *dma)",
+                                  "NAME(xy) uses the thread DMA engine", "in place: 5 passes"}) {
+    EXPECT_NE(c.source.find(want), std::string::npos) << want;
+    if (want.rfind("void", 0) == 0) EXPECT_NE(c.header.find(want), std::string::npos) << "header: " << want;
+  }
+  EXPECT_EQ(c.source.find("ext_x,"), std::string::npos) << "no second store";
+  EXPECT_EQ(driver::run_pipeline("tiled(2)[DFT(64)]", o).source, c.source) << "deterministic";
+}
+
+TEST(InplaceLowering, BenchColumns) {  // in place: FFTW_MEASURE out of place and in place
+  measure::BenchOptions b;
+  b.spec = "tiled(32)[DFT(4194304)]", b.in_place = true, b.isa = Isa::Avx2;
+  std::vector<std::string> ids;
+  for (const measure::Implementation &i : measure::bench_implementations(b)) ids.push_back(i.id + (i.in_place ? "+" : ""));
+  EXPECT_EQ(ids, (std::vector<std::string>{"splgen_avx2+", "splgen_sync+", "fftw_measure", "fftw_measure_inplace+", "copy_floor"}));
 }
 
 void expect_error(const std::string &spec, driver::GenOptions o, const std::string &want) {
