@@ -19,6 +19,7 @@
 #include "generator/expand/ruletree.h"
 #include "generator/ir/print.h"
 #include "generator/lower/complex_codelet.h"
+#include "generator/lower/inplace_passes.h"
 #include "generator/lower/layout_passes.h"
 #include "generator/lower/lower_with_rules.h"
 #include "generator/lower/merge_loops.h"
@@ -296,6 +297,11 @@ bool block_layout_kernel(const Compilation &c) {
   return lower::is_block_layout_spec(c.spec) && consumes(c, TagKind::Stream);
 }
 
+// tiled(k)[DFT(n)] --in-place: the large 1D DFT in place (lower/inplace_passes.h).
+bool inplace_kernel(const Compilation &c) {
+  return c.options.io.in_place && block_layout_kernel(c) && c.spec->children.front()->kind == SplKind::DFT;
+}
+
 // A kernel whose ranks run the par tag's stages (docs/mpi.md); the flags that ask for one are
 // refused where it cannot be.
 bool distributed_kernel(const Compilation &c) {
@@ -330,7 +336,11 @@ expand::Expansion run_expand(Compilation &c) {
                                    "target that prints streamed loops (docs/streaming.md)",
                                    lower::layout_name(c.options.layout)));
   if (block_layout_kernel(c)) {  // each pass's compute is expanded when the passes are made
-    lower::check_block_layout(c.spec);
+    if (inplace_kernel(c) && c.options.layout != lower::DataLayout::Natural)
+      throw FormulaError(fmt::format("--in-place --layout {}: the in-place large 1D DFT takes and returns the natural "
+                                     "layout (docs/streaming.md)", lower::layout_name(c.options.layout)));
+    if (inplace_kernel(c)) lower::check_inplace(c.spec);
+    else lower::check_block_layout(c.spec);
     expand::Expansion e;
     e.formula = c.spec;
     return e;
@@ -372,9 +382,11 @@ Spl run_tag_rules(Compilation &c) {
 Sigma run_layout_passes(const Compilation &c) {
   const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
   const expand::ExpandOptions o = expand_options(c.options);
-  return lower::layout_passes(c.spec, c.options.layout, [&](const Spl &compute, int first_var) {
+  auto lower_compute = [&](const Spl &compute, int first_var) {
     return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula, {}, first_var);
-  });
+  };
+  if (inplace_kernel(c)) return lower::inplace_passes(c.spec, lower_compute);
+  return lower::layout_passes(c.spec, c.options.layout, lower_compute);
 }
 
 // Rules with Sigma-SPL right sides lower tagged parts, lower_to_sigma the rest.
@@ -444,11 +456,14 @@ backends::EmitOptions emit_options(const Compilation &c) {
     emit.header_lines.push_back(fmt::format("threads: {} workers ({}); safe to call from several threads at once",
                                             c.program.loops.workers, threading_name(c.options.threading)));
   if (c.program.loops.dma_tags > 0)
-    emit.header_lines.push_back(fmt::format("streamed: {} bytes of local buffers, {} chunks in flight; NAME(y, x) uses the {} DMA engine",
+    emit.header_lines.push_back(fmt::format("streamed: {} bytes of local buffers, {} chunks in flight; NAME({}) uses the {} DMA engine",
                                             local_memory_bytes(c.program.loops, c.options.precision == Precision::Float ? 4 : 8),
-                                            c.options.dma_buffers,
+                                            c.options.dma_buffers, c.program.loops.in_place ? "xy" : "y, x",
                                             dma_engine_name(c.options.dma)));
-  if (block_layout_kernel(c))
+  if (inplace_kernel(c))
+    emit.header_lines.push_back(fmt::format("in place: {} passes, the six-step algorithm with in-place transposes "
+                                            "(docs/streaming.md, \"Large 1D in place\")", lower::inplace_shape(c.spec).passes()));
+  else if (block_layout_kernel(c))
     emit.header_lines.push_back(fmt::format("data layout: {} (docs/streaming.md, \"Block data layouts\")",
                                             lower::layout_name(c.options.layout)));
   if (c.expansion.formula) add_wrapped(emit.header_lines, "formula: ", print(c.expansion.formula));
