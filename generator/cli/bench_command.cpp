@@ -74,6 +74,7 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   o.flags = a.flags;
   o.codelet_max = a.codelet_max;
   o.top_codelet_max = a.top_codelet_max;
+  o.masked_remainders = a.masked_remainders;
   o.threads = a.threads;
   o.threading = *parse_threading(a.threading);  // checked by CLI::IsMember
   return o;
@@ -127,6 +128,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
   add_threads_options(cmd, a.threads, a.threading);
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
+  add_masked_remainders_flag(cmd, a.masked_remainders);
   add_io_layout_options(cmd, a.io, a.format);
   cmd->add_option("--target", a.target, "cpp, or mpi: distributed kernels on --ranks processes against FFTW-MPI")
       ->check(CLI::IsMember({"cpp", "mpi"}))

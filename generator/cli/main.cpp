@@ -106,6 +106,7 @@ struct Options {
   std::string isa = "scalar";
   std::string target = "cpp";
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs
+  bool masked_remainders = false;
   bool inverse = false;
   std::vector<std::string> dump_after;  // stage names or "all"
   std::string against;      // verify --against
@@ -137,6 +138,7 @@ driver::GenOptions gen_options(const Options &o) {
   g.isa = *parse_isa(o.isa);  // checked by CLI::IsMember
   g.codelet_max = o.codelet_max;
   g.top_codelet_max = o.top_codelet_max;
+  g.masked_remainders = o.masked_remainders;
   g.rule_files = o.rule_files;
   g.prefer_rules = o.prefer_rules;
   g.only_rules = o.only_rules;
@@ -213,6 +215,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
                       "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
                       "(AVX-512F), or native (the best this CPU runs)");
   add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
+  add_masked_remainders_flag(cmd, o.masked_remainders);
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);

@@ -89,6 +89,11 @@ void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet
       ->check(CLI::Range(int64_t(1), int64_t(64)));
 }
 
+void add_masked_remainders_flag(CLI::App *cmd, bool &masked) {
+  cmd->add_flag("--masked-remainders", masked,
+                "AVX-512: a loop's last iterations as one masked vector, not narrower vectors and a scalar tail");
+}
+
 CLI::Validator finite_range(double lo, double hi) {
   return CLI::Validator(
       [lo, hi](std::string &value) -> std::string {

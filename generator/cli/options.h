@@ -40,6 +40,7 @@ void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std:
 
 // The expansion knobs --codelet-max N and --top-codelet-max N (1..64; left 0 when absent).
 void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max);
+void add_masked_remainders_flag(CLI::App *cmd, bool &masked);
 
 // A check for a floating-point option: a finite number in [lo, hi]. CLI::Range lets "nan"
 // through (every comparison with NaN is false), and a NaN time made `bench` loop for ever.

@@ -135,7 +135,7 @@ std::vector<int> allowed_vector_widths(const GenOptions &options) {
 }
 
 int allowed_masked_width(const GenOptions &options) {
-  int w = masked_vector_width(options.isa, options.precision);
+  int w = options.masked_remainders ? masked_vector_width(options.isa, options.precision) : 0;
   return options.max_vector_width <= 0 || w <= options.max_vector_width ? w : 0;
 }
 
