@@ -62,11 +62,31 @@ std::vector<std::string> step_outputs(std::size_t steps) {
   return out;
 }
 
+// The communicator of each group an exchange runs in (RankGroup): `comm` itself, or one made by
+// MPI_Comm_split for a row or column of a pencil grid. They are made on every call and freed
+// before it returns (an object's destructor, on every path): the kernel keeps no state between
+// calls, so nothing outlives a communicator the caller frees; a split is one all-gather of P
+// ints, microseconds against exchanges of megabytes (docs/mpi.md, "Pencils").
+std::vector<RankGroup> groups_of(const RankLoops &r) {
+  std::vector<RankGroup> groups;
+  for (const RankLoops::Step &s : r.steps) {
+    if (!s.exchange || !s.group.size) continue;
+    bool known = false;
+    for (const RankGroup &g : groups) known |= g.size == s.group.size && g.stride == s.group.stride;
+    if (!known) groups.push_back(s.group);
+  }
+  return groups;
+}
+
+std::string group_comm(const std::vector<RankGroup> &groups, const RankGroup &g) {
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    if (g.size && groups[i].size == g.size && groups[i].stride == g.stride) return fmt::format("groups.comm[{}]", i);
+  return "comm";
+}
+
 std::string kernel_body(const RankLoops &r, const std::string &name, Precision p) {
   const std::vector<std::string> out = step_outputs(r.steps.size());
   const bool scratch = std::count(out.begin(), out.end(), "t") > 0;
-  const int64_t block = 2 * (r.local / r.ranks);  // reals each rank sends to each
-  if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
   const std::string real = real_type(p), mpi_real = p == Precision::Float ? "MPI_FLOAT" : "MPI_DOUBLE";
   std::string s = fmt::format("extern \"C\" {} {{\n", declaration(name, p));
   s += "  int ranks = 0, rank = 0;\n"
@@ -84,14 +104,28 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
        "  if (!all) return MPI_ERR_BUFFER;\n";
   if (scratch) s += fmt::format("  {} *const t = scratch.data();\n", real);
   s += "  int err = MPI_SUCCESS;\n";
+  const std::vector<RankGroup> groups = groups_of(r);
+  if (!groups.empty()) {
+    s += fmt::format("  struct Groups {{  // the grid's rows and columns, freed on every return\n"
+                     "    MPI_Comm comm[{0}];\n"
+                     "    Groups() {{\n      for (MPI_Comm &c : comm) c = MPI_COMM_NULL;\n    }}\n"
+                     "    ~Groups() {{\n      for (MPI_Comm &c : comm)\n        if (c != MPI_COMM_NULL) MPI_Comm_free(&c);\n    }}\n"
+                     "  }} groups;\n", groups.size());
+    for (std::size_t i = 0; i < groups.size(); ++i)  // color: the group's first rank; key: the place in it
+      s += fmt::format("  if ((err = MPI_Comm_split(comm, rank - rank / {0} % {1} * {0}, rank / {0} % {1}, &groups.comm[{2}])) != "
+                       "MPI_SUCCESS) return err;\n", groups[i].stride, groups[i].size, i);
+  }
   std::string in = "x";
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const RankLoops::Step &step = r.steps[i];
-    if (step.exchange)
-      s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, comm)) != MPI_SUCCESS) return err;\n", in,
-                       out[i], block, mpi_real);
-    else
+    if (step.exchange) {
+      const int64_t block = 2 * (r.local / (step.group.size ? step.group.size : r.ranks));  // reals each rank sends to each
+      if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
+      s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, {4})) != MPI_SUCCESS) return err;\n", in,
+                       out[i], block, mpi_real, group_comm(groups, step.group));
+    } else {
       s += fmt::format("  {}_unit::{}({}, {}, rank);\n", step.local.name, step.local.name, out[i], in);
+    }
     in = out[i];
   }
   return s + "  return MPI_SUCCESS;\n}\n";
@@ -108,6 +142,18 @@ std::vector<std::string> distribution_lines(const RankLoops &r) {
   };
   int exchanges = 0;
   for (const RankLoops::Step &s : r.steps) exchanges += s.exchange;
+  if (r.grid[0] > 0) {
+    const int64_t m = r.dims[0], n = r.dims[1], q = r.dims[2], p0 = r.grid[0], p1 = r.grid[1];
+    return {fmt::format("distributed: {} MPI ranks, {} points each, pencils of a {} x {} grid (rank k = a*{} + b); {} all-to-all "
+                        "exchanges (in rows, then columns of the grid); NAME(y, x, comm) on every rank of a communicator of {} "
+                        "ranks (docs/mpi.md)", r.ranks, r.local, p0, p1, p1, exchanges, r.ranks),
+            fmt::format("x: {} x {} x {} row-major; rank (a, b) holds x[a*{} + i][b*{} + j][t], i < {}, j < {}, t < {} (FFTW-MPI's "
+                        "local_n0 = {}, local_0_start = a*{}; local_n1 = {}, local_1_start = b*{})", m, n, q, m / p0, n / p1,
+                        m / p0, n / p1, q, m / p0, m / p0, n / p1, n / p1),
+            fmt::format("y: {} x {} x {} row-major; rank (a, b) holds y[i][a*{} + j][b*{} + t], i < {}, j < {}, t < {} (local_n1 = "
+                        "{}, local_1_start = a*{}; local_n2 = {}, local_2_start = b*{})", m, n, q, n / p0, q / p1, m, n / p0,
+                        q / p1, n / p0, n / p0, q / p1, q / p1)};
+  }
   return {fmt::format("distributed: {} MPI ranks, {} points each; {} all-to-all exchanges; NAME(y, x, comm) on every rank "
                       "of a communicator of {} ranks (docs/mpi.md)", r.ranks, r.local, exchanges, r.ranks),
           part("x", r.x_packet), part("y", r.y_packet)};

@@ -30,6 +30,7 @@ struct RankStep {
   // An all-to-all: each rank sends block r (of local/p points) of its buffer to rank r and
   // receives rank r's block k into block r.
   bool exchange = false;
+  RankGroup group;  // an exchange's ranks: all, or a row or column of a pencil grid
   // Not an exchange: a local x local Sigma-SPL, one Sum_par over the ranks whose iteration k
   // is rank k's work; its other loop variables and index functions are local.
   Sigma local;
