@@ -115,16 +115,53 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
       s += fmt::format("  if ((err = MPI_Comm_split(comm, rank - rank / {0} % {1} * {0}, rank / {0} % {1}, &groups.comm[{2}])) != "
                        "MPI_SUCCESS) return err;\n", groups[i].stride, groups[i].size, i);
   }
+  // --overlap K (docs/mpi.md, "Overlap"): a chunked exchange's K MPI_Ialltoall, each started as
+  // soon as the step before has written its chunk and waited for just before the step after
+  // reads that chunk; the compute on one chunk runs while the others are in flight.
+  int chunked = 0;
+  for (const RankLoops::Step &step : r.steps) chunked += step.exchange && step.chunks > 1;
+  if (chunked)
+    s += fmt::format("  struct Requests {{  // in flight; waited for on every return, so no buffer is left in use\n"
+                     "    MPI_Request r[{0}][{1}];\n"
+                     "    Requests() {{\n      for (auto &e : r)\n        for (MPI_Request &q : e) q = MPI_REQUEST_NULL;\n    }}\n"
+                     "    ~Requests() {{\n      for (auto &e : r) MPI_Waitall({1}, e, MPI_STATUSES_IGNORE);\n    }}\n"
+                     "  }} requests;\n", chunked, r.steps.front().chunks);
+  auto chunked_exchange = [&](std::size_t i) { return i < r.steps.size() && r.steps[i].exchange && r.steps[i].chunks > 1; };
+  std::vector<int> request(r.steps.size(), -1);  // a chunked exchange's row of requests
+  for (std::size_t i = 0, e = 0; i < r.steps.size(); ++i)
+    if (chunked_exchange(i)) request[i] = int(e++);
   std::string in = "x";
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const RankLoops::Step &step = r.steps[i];
-    if (step.exchange) {
-      const int64_t block = 2 * (r.local / (step.group.size ? step.group.size : r.ranks));  // reals each rank sends to each
-      if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
+    const int64_t group = step.group.size ? step.group.size : r.ranks, slice = r.local / step.chunks;
+    const int64_t block = 2 * (slice / group);  // reals each rank sends to each (of a chunk)
+    if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
+    const std::string comm = group_comm(groups, step.group);
+    if (step.exchange && step.chunks > 1) {  // started by the step before, in its loop
+      if (i == 0 || r.steps[i - 1].exchange || r.steps[i - 1].chunks != step.chunks)
+        throw std::invalid_argument("emit_mpi: a chunked exchange without a chunked step before it");
+    } else if (step.exchange) {
       s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, {4})) != MPI_SUCCESS) return err;\n", in,
-                       out[i], block, mpi_real, group_comm(groups, step.group));
-    } else {
+                       out[i], block, mpi_real, comm);
+    } else if (step.chunks == 1) {
       s += fmt::format("  {}_unit::{}({}, {}, rank);\n", step.local.name, step.local.name, out[i], in);
+    } else {
+      s += fmt::format("  for (int c = 0; c < {}; ++c) {{\n", step.chunks);
+      if (chunked_exchange(i - 1))
+        s += fmt::format("    if ((err = MPI_Wait(&requests.r[{}][c], MPI_STATUS_IGNORE)) != MPI_SUCCESS) return err;\n",
+                         request[i - 1]);
+      s += fmt::format("    {0}_unit::{0}({1} + c * {3}, {2} + c * {3}, rank);\n", step.local.name, out[i], in, 2 * slice);
+      if (chunked_exchange(i + 1)) {
+        const RankLoops::Step &x = r.steps[i + 1];
+        const int64_t xblock = 2 * (slice / (x.group.size ? x.group.size : r.ranks));
+        s += fmt::format("    if ((err = MPI_Ialltoall({0} + c * {2}, {3}, {4}, {1} + c * {2}, {3}, {4}, {5}, &requests.r[{6}][c])) "
+                         "!= MPI_SUCCESS)\n      return err;\n", out[i], out[i + 1], 2 * slice, xblock, mpi_real,
+                         group_comm(groups, x.group), request[i + 1]);
+      }
+      s += "  }\n";
+      if (chunked_exchange(i + 1) && !(i + 2 < r.steps.size() && r.steps[i + 2].chunks > 1))
+        s += fmt::format("  if ((err = MPI_Waitall({}, requests.r[{}], MPI_STATUSES_IGNORE)) != MPI_SUCCESS) return err;\n",
+                         step.chunks, request[i + 1]);
     }
     in = out[i];
   }

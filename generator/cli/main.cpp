@@ -129,6 +129,7 @@ struct Options {
   std::string distribution = "block";   // --distribution block|cyclic
   std::string decomposition = "slab";   // --decomposition slab|pencil
   std::string grid;                     // --grid P0xP1
+  int overlap = 1;                      // --overlap K
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -153,6 +154,7 @@ driver::GenOptions gen_options(const Options &o) {
   g.distribution = o.distribution == "cyclic" ? lower::Distribution::Cyclic : lower::Distribution::Block;  // IsMember
   g.decomposition = o.decomposition == "pencil" ? lower::Decomposition::Pencil : lower::Decomposition::Slab;  // IsMember
   g.grid = parse_grid(o.grid);
+  g.overlap = o.overlap;
   if (g.grid[0] > 0 && g.ranks <= 1) g.ranks = g.grid[0] * g.grid[1];  // --grid alone says the ranks
   g.layout = o.layout == "block"        ? lower::DataLayout::Block
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
@@ -223,7 +225,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
   add_io_layout_options(cmd, o.io, o.format);
   add_ranks_options(cmd, o.ranks, o.distribution);
-  add_decomposition_options(cmd, o.decomposition, o.grid);
+  add_decomposition_options(cmd, o.decomposition, o.grid, o.overlap);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

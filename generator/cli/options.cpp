@@ -63,13 +63,17 @@ void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution) {
       ->capture_default_str();
 }
 
-void add_decomposition_options(CLI::App *cmd, std::string &decomposition, std::string &grid) {
+void add_decomposition_options(CLI::App *cmd, std::string &decomposition, std::string &grid, int &overlap) {
   cmd->add_option("--decomposition", decomposition,
                   "3D distributed kernels: slab (ranks split the first dimension) or pencil (a p0 x p1 grid of ranks)")
       ->check(CLI::IsMember({"slab", "pencil"}))
       ->capture_default_str();
   cmd->add_option("--grid", grid, "--decomposition pencil: the grid of ranks (default: the squarest that fits)")
       ->type_name("P0xP1");
+  cmd->add_option("--overlap", overlap,
+                  "--decomposition pencil: each exchange in K chunks (MPI_Ialltoall), overlapping the compute on the others")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("K");
 }
 
 std::array<int, 2> parse_grid(const std::string &grid) {

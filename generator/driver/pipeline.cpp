@@ -301,8 +301,8 @@ bool distributed_kernel(const Compilation &c) {
                                      "(docs/mpi.md)", c.options.ranks, c.options.target));
     if (c.options.distribution != lower::Distribution::Block)
       throw FormulaError("--distribution: only for distributed kernels (--target mpi, docs/mpi.md)");
-    if (c.options.decomposition != lower::Decomposition::Slab || c.options.grid[0] > 0)
-      throw FormulaError("--decomposition pencil and --grid: only for distributed kernels (--target mpi, docs/mpi.md)");
+    if (c.options.decomposition != lower::Decomposition::Slab || c.options.grid[0] > 0 || c.options.overlap > 1)
+      throw FormulaError("--decomposition pencil, --grid and --overlap: only for distributed kernels (--target mpi, docs/mpi.md)");
     return false;
   }
   if (!par)
@@ -316,6 +316,9 @@ bool distributed_kernel(const Compilation &c) {
                                    ranks, c.spec->rows, print(c.spec)));
   if (c.options.grid[0] > 0 && c.options.decomposition != lower::Decomposition::Pencil)
     throw FormulaError("--grid p0xp1: the grid of --decomposition pencil (docs/mpi.md)");
+  if (c.options.overlap > 1 && c.options.decomposition != lower::Decomposition::Pencil)
+    throw FormulaError(fmt::format("--overlap {}: only pencil kernels (--decomposition pencil) overlap their exchanges yet "
+                                   "(docs/mpi.md)", c.options.overlap));
   if (c.options.decomposition == lower::Decomposition::Pencil) {
     if (c.options.distribution != lower::Distribution::Block)
       throw FormulaError("--decomposition pencil with --distribution cyclic: pencils have a distribution of their own (docs/mpi.md)");
@@ -334,7 +337,7 @@ lower::RankProgram run_pencils(const Compilation &c) {
   const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
   const expand::ExpandOptions o = expand_options(c.options);
   return lower::distribute_pencils(c.spec, lower::pencil_grid(lower::pencil_dims(c.spec), ranks, c.options.grid),
-                                   [&](const Spl &compute) {
+                                   c.options.overlap, [&](const Spl &compute) {
                                      return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula);
                                    });
 }

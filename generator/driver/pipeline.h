@@ -58,6 +58,9 @@ struct GenOptions {
   // (lower/pencil_ranks.h); grid {0, 0}: pencil_grid's rule.
   lower::Decomposition decomposition = lower::Decomposition::Slab;
   std::array<int, 2> grid{};
+  // > 1: a pencil kernel's exchanges in this many chunks, each overlapping the compute on the
+  // chunk before it (docs/mpi.md, "Overlap").
+  int overlap = 1;
   // false: no size limit (splgen model: the stages up to merge, no code; driver/scale_model.h)
   bool size_limits = true;
 };

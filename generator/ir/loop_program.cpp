@@ -22,7 +22,7 @@ int64_t global_index(const RankShape &r, bool input, int64_t k, int64_t o) {
 std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
                                const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
-                               const std::vector<cplx> &x) {
+                               const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks) {
   if (int64_t(x.size()) != r.points) throw std::invalid_argument("interpret: input size mismatch");
   std::vector<std::vector<cplx>> v(std::size_t(r.ranks), std::vector<cplx>(std::size_t(r.local)));
   for (int64_t k = 0; k < r.ranks; ++k)
@@ -30,18 +30,22 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
   for (std::size_t i = 0; i < steps; ++i) {
     std::vector<std::vector<cplx>> next(v.size(), std::vector<cplx>(std::size_t(r.local)));
     const std::optional<RankGroup> group = exchange(i);
-    for (int64_t k = 0; k < r.ranks; ++k) {
-      std::vector<cplx> &out = next[std::size_t(k)];
-      if (!group) {
-        out = local(i, k, v[std::size_t(k)]);
-        continue;
+    const int64_t slices = chunks(i), slice = r.local / slices;
+    for (int64_t c = 0; c < slices; ++c)
+      for (int64_t k = 0; k < r.ranks; ++k) {
+        cplx *out = next[std::size_t(k)].data() + c * slice;
+        if (!group) {
+          const std::vector<cplx> in(v[std::size_t(k)].begin() + c * slice, v[std::size_t(k)].begin() + (c + 1) * slice);
+          const std::vector<cplx> y = local(i, k, in);
+          std::copy(y.begin(), y.end(), out);
+          continue;
+        }
+        const int64_t size = group->size ? group->size : r.ranks, stride = group->stride, block = slice / size;
+        const int64_t d = k / stride % size, first = k - d * stride;  // rank k's place in its group, the group's rank 0
+        for (int64_t q = 0; q < size; ++q)  // block q of rank k's receive buffer: block d of the group's rank q
+          for (int64_t e = 0; e < block; ++e)
+            out[q * block + e] = v[std::size_t(first + q * stride)][std::size_t(c * slice + d * block + e)];
       }
-      const int64_t size = group->size ? group->size : r.ranks, stride = group->stride, block = r.local / size;
-      const int64_t d = k / stride % size, first = k - d * stride;  // rank k's place in its group, the group's rank 0
-      for (int64_t q = 0; q < size; ++q)  // block q of rank k's receive buffer: block d of the group's rank q
-        for (int64_t e = 0; e < block; ++e)
-          out[std::size_t(q * block + e)] = v[std::size_t(first + q * stride)][std::size_t(d * block + e)];
-    }
     v = std::move(next);
   }
   std::vector<cplx> y(x.size());
@@ -53,7 +57,8 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
 std::vector<cplx> interpret(const RankLoops &r, const std::vector<cplx> &x) {
   return run_on_ranks(
       r, r.steps.size(), [&](std::size_t i) { return r.steps[i].exchange ? std::optional<RankGroup>(r.steps[i].group) : std::nullopt; },
-      [&](std::size_t i, int64_t k, const std::vector<cplx> &v) { return interpret(r.steps[i].local, v, k); }, x);
+      [&](std::size_t i, int64_t k, const std::vector<cplx> &v) { return interpret(r.steps[i].local, v, k); }, x,
+      [&](std::size_t i) { return r.steps[i].chunks; });
 }
 
 std::vector<cplx> interpret(const LoopProgram &p, const std::vector<cplx> &x) {
@@ -73,10 +78,11 @@ std::string to_string(const LoopProgram &p) {
   for (std::size_t i = 0; i < p.ranks->steps.size(); ++i) {
     const RankLoops::Step &s = p.ranks->steps[i];
     const int group = s.group.size ? s.group.size : p.ranks->ranks;
-    out += s.exchange ? fmt::format("step {}: all-to-all{}, {} points to each rank\n", i,
+    const std::string chunks = s.chunks > 1 ? fmt::format(" (in {} chunks)", s.chunks) : "";
+    out += s.exchange ? fmt::format("step {}: all-to-all{}, {} points to each rank{}\n", i,
                                     s.group.size ? fmt::format(" in groups of {} (stride {})", group, s.group.stride) : "",
-                                    p.ranks->local / group)
-                      : fmt::format("step {}: ", i) + to_string(s.local);
+                                    p.ranks->local / group, chunks)
+                      : fmt::format("step {}{}: ", i, chunks) + to_string(s.local);
   }
   return out;
 }

@@ -43,6 +43,7 @@ struct RankLoops : RankShape {
     bool exchange = false;
     Function local;
     RankGroup group;  // an exchange's
+    int chunks = 1;   // > 1 (--overlap): run on each of `chunks` consecutive slices (docs/mpi.md, "Overlap")
   };
   std::vector<Step> steps;
 };
@@ -52,11 +53,12 @@ int64_t global_index(const RankShape &shape, bool input, int64_t k, int64_t o);
 
 // What `steps` steps of a distributed kernel do to the whole vector x: x spread over the
 // ranks, step i an exchange in the group exchange(i) where it returns one, else
-// local(i, rank, rank's part).
+// local(i, rank, rank's part); each on chunks(i) consecutive slices of the rank's part, one
+// after another (an exchange of a slice: its block d to the group's rank d).
 std::vector<cplx> run_on_ranks(const RankShape &shape, std::size_t steps,
                                const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
-                               const std::vector<cplx> &x);
+                               const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks);
 
 struct LoopProgram {
   Function loops;                         // the loop IR (its dense meaning is the formula's)

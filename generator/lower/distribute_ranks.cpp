@@ -168,11 +168,11 @@ std::vector<cplx> simulate_ranks(const RankProgram &p, const std::vector<cplx> &
       [&](std::size_t i, int64_t k, const std::vector<cplx> &v) {
         const Sigma &local = p.steps[i].local;
         Env env;
-        if (local->kind != SigmaKind::Sum) return apply_to(local, v, env);
+        if (local->kind != SigmaKind::Sum || local->mode != SumMode::Parallel) return apply_to(local, v, env);
         env[local->var.id] = k;
         return apply_to(local->children.front(), v, env);
       },
-      x);
+      x, [&](std::size_t i) { return p.steps[i].chunks; });
 }
 
 std::string print(const RankProgram &p) {
@@ -184,12 +184,16 @@ std::string print(const RankProgram &p) {
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     if (p.steps[i].exchange) {
       const RankGroup &g = p.steps[i].group;
-      out += fmt::format("step {}: all-to-all{}, {} points to each rank\n", i,
+      out += fmt::format("step {}: all-to-all{}, {} points to each rank{}\n", i,
                          g.size ? fmt::format(" in groups of {} (stride {})", g.size, g.stride) : "",
-                         p.local / (g.size ? g.size : p.ranks));
+                         p.local / (g.size ? g.size : p.ranks),
+                         p.steps[i].chunks > 1 ? fmt::format(" in {} chunks of {}", p.steps[i].chunks,
+                                                             p.local / (g.size ? g.size : p.ranks) / p.steps[i].chunks) : "");
       continue;
     }
-    out += fmt::format("step {}: local\n", i) + print(p.steps[i].local);
+    out += fmt::format("step {}: local{}\n", i, p.steps[i].chunks > 1 ? fmt::format(", on each of {} chunks of {} points",
+                                                                                  p.steps[i].chunks, p.local / p.steps[i].chunks) : "")
+           + print(p.steps[i].local);
     if (out.back() != '\n') out += "\n";
   }
   return out;

@@ -67,7 +67,8 @@ std::array<int, 2> pencil_grid(const std::array<int64_t, 3> &dims, int ranks, st
   return best;
 }
 
-RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, const std::function<Sigma(const Spl &)> &lower_compute) {
+RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int overlap,
+                               const std::function<Sigma(const Spl &)> &lower_compute) {
   const std::array<int64_t, 3> dims = pencil_dims(spec);
   Spl inner = spec;
   while (inner->kind == SplKind::Tagged) inner = inner->children.front();
@@ -75,7 +76,11 @@ RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, const s
   const std::string why = misfit(dims, grid[0], grid[1]);
   if (!why.empty()) throw FormulaError(fmt::format("pencil grid {}x{}: {} of {}", grid[0], grid[1], why, dims_text(dims)));
   const int64_t m = dims[0], n = dims[1], r = dims[2], p0 = grid[0], p1 = grid[1];
-  const int64_t a0 = m / p0, b1 = n / p1, c1 = r / p1, b0 = n / p0;
+  const int64_t a0 = m / p0, b1 = n / p1, c1 = r / p1, b0 = n / p0, K = overlap;
+  if (K < 1 || a0 % K)
+    throw FormulaError(fmt::format("--overlap {}: the chunks split the {} rows of m each rank holds (m/p0 = {}/{}), which {} "
+                                   "does not divide", K, a0, m, p0, K));
+  const int64_t ak = a0 / K;  // of those rows, a chunk's
   RankProgram p;
   p.ranks = int(p0 * p1), p.points = m * n * r, p.local = p.points / p.ranks;
   p.dims = dims, p.grid = grid;
@@ -86,19 +91,24 @@ RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, const s
     if (!is_identity(send)) factors.push_back(sigma_gather(send));
     factors.push_back(lower_compute(compute));
     if (!is_identity(gather)) factors.push_back(sigma_gather(gather));
-    p.steps.push_back(RankStep{false, {}, factors.size() == 1 ? factors[0] : sigma_compose(std::move(factors))});
+    p.steps.push_back(RankStep{false, {}, factors.size() == 1 ? factors[0] : sigma_compose(std::move(factors)), int(K)});
   };
-  const IndexFn id = fn_identity(p.local);
-  // DFT(r) along the a0 b1 rows; column block d of every row goes to rank d of the grid row.
-  local(make_tensor({make_identity(a0 * b1), make_dft(r, root)}), id, swap_digits(p1, a0 * b1, c1));
-  if (p1 > 1) p.steps.push_back(RankStep{true, {int(p1), 1}, nullptr});
-  // Received: p1 blocks of a0 x b1 x c1 (block d: rows [d b1, ..) of n); DFT(n) along n, then
+  const IndexFn id = fn_identity(p.local / K);
+  // With --overlap K each of the first two stages and exchanges runs on K consecutive slices,
+  // a slice the ak = a0/K rows [c ak, (c+1) ak) of m (stages 1 and 2 are independent over
+  // them): the same steps with a0 rows replaced by ak. DFT(r) along the ak b1 rows; column
+  // block d of every row goes to rank d of the grid row.
+  local(make_tensor({make_identity(ak * b1), make_dft(r, root)}), id, swap_digits(p1, ak * b1, c1));
+  if (p1 > 1) p.steps.push_back(RankStep{true, {int(p1), 1}, nullptr, int(K)});
+  // Received: p1 blocks of ak x b1 x c1 (block d: rows [d b1, ..) of n); DFT(n) along n, then
   // row block d' of n (b0 rows) to rank d' of the grid column.
-  local(make_tensor({make_identity(a0), make_dft(n, root), make_identity(c1)}), swap_digits(a0, p1, b1 * c1),
-        swap_digits(p0, a0, b0 * c1));
-  if (p0 > 1) p.steps.push_back(RankStep{true, {int(p0), int(p1)}, nullptr});
-  // Received: p0 blocks of a0 x b0 x c1, that is m x b0 x c1 in order: DFT(m) in place.
-  local(make_tensor({make_dft(m, root), make_identity(b0 * c1)}), id, id);
+  local(make_tensor({make_identity(ak), make_dft(n, root), make_identity(c1)}), swap_digits(ak, p1, b1 * c1),
+        swap_digits(p0, ak, b0 * c1));
+  if (p0 > 1) p.steps.push_back(RankStep{true, {int(p0), int(p1)}, nullptr, int(K)});
+  // Received: K slices of p0 blocks of ak x b0 x c1 (slice c, block d: rows d a0 + c ak + [0, ak)
+  // of m), which the gather puts in order m x b0 x c1: DFT(m) on the whole part, once.
+  local(make_tensor({make_dft(m, root), make_identity(b0 * c1)}), swap_digits(p0, K, ak * b0 * c1), fn_identity(p.local));
+  p.steps.back().chunks = 1;
   return p;
 }
 

@@ -37,8 +37,9 @@ const std::string &decomposition_name(Decomposition d);  // "slab", "pencil"
 std::array<int, 2> pencil_grid(const std::array<int64_t, 3> &dims, int ranks, std::array<int, 2> asked = {});
 
 // The 3D DFT `spec` (DFT(m x n x r, k), maybe under a par tag) on `grid`; `lower_compute` makes a
-// stage's Sigma-SPL from its SPL (the pipeline's expansion and lowering).
-RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid,
+// stage's Sigma-SPL from its SPL (the pipeline's expansion and lowering). overlap K > 1: the
+// first two stages and both exchanges in K chunks (docs/mpi.md, "Overlap"); K must divide m/p0.
+RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int overlap,
                                const std::function<Sigma(const Spl &)> &lower_compute);
 
 // The dimensions of a 3D DFT spec (under its tags); FormulaError for another spec.

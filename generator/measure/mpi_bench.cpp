@@ -33,7 +33,7 @@ int fftw_sign(const Spl &spec) {
 MpiBenchRow run_one(const std::string &spec_text, const MpiBenchOptions &o, const TempDir &dir) {
   driver::GenOptions g;
   g.target = "mpi", g.ranks = o.ranks, g.precision = o.precision, g.isa = o.isa, g.inverse = o.inverse;
-  g.decomposition = o.decomposition, g.grid = o.grid;
+  g.decomposition = o.decomposition, g.grid = o.grid, g.overlap = o.overlap;
   g.name = "splgen_bench_kernel";
   driver::Compilation c = driver::run_pipeline(spec_text, g);
   std::string dims;
@@ -53,6 +53,7 @@ MpiBenchRow run_one(const std::string &spec_text, const MpiBenchOptions &o, cons
   auto [code, out] = run_command(fmt::format("{} -np {} {}", kMpirun, o.ranks, shell_quote(binary)));
   MpiBenchRow row{spec_text, c.spec->rows, c.distributed ? c.distributed->exchanges() : 0, 0, 0, 0};
   if (grid != "0,0") row.spec += fmt::format(" pencil {}x{}", c.distributed->grid[0], c.distributed->grid[1]);
+  if (o.overlap > 1) row.spec += fmt::format(" overlap {}", o.overlap);
   std::size_t at = out.find("RESULT ");
   if (code != 0 || at == std::string::npos) {  // the program's ERROR line, else mpirun's first line
     std::size_t from = out.find("ERROR");

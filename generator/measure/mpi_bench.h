@@ -23,6 +23,7 @@ struct MpiBenchOptions {
   bool inverse = false;
   lower::Decomposition decomposition = lower::Decomposition::Slab;  // 3D: slabs or pencils
   std::array<int, 2> grid{};                                          // pencils: {0, 0}, the rule's
+  int overlap = 1;                                                    // pencils: exchanges in chunks
   int repetitions = 11;
   double min_sample_seconds = 0.02;
   std::string flags = "-O3 -march=native";

@@ -39,6 +39,11 @@ cases=(
   "DFT(12 x 6 x 9)|3|12,6,9|--decomposition pencil --inverse"
   "DFT(32 x 32 x 32, -1)|4|32,32,32|--decomposition pencil --grid 4x1 --precision float --isa $isa"
   "DFT(64 x 64 x 64)|4|64,64,64|--decomposition pencil --isa $isa"
+  "DFT(16 x 16 x 16)|4|16,16,16|--decomposition pencil --overlap 4 --isa $isa"
+  "DFT(16 x 16 x 16)|4|16,16,16|--decomposition pencil --overlap 2 --inverse --precision float --isa $isa"
+  "DFT(12 x 6 x 9)|3|12,6,9|--decomposition pencil --overlap 3 --precision float"
+  "DFT(8 x 12 x 6)|2|8,12,6|--decomposition pencil --grid 2x1 --overlap 2 --inverse"
+  "DFT(64 x 64 x 64)|4|64,64,64|--decomposition pencil --overlap 8 --isa $isa"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
@@ -63,10 +68,12 @@ for c in "${cases[@]}"; do
   fi
 done
 # Sizes the ranks do not divide, and splits the par rules cannot distribute: one line, exit 2.
-# Pencils: a grid that does not divide the sizes, no grid that does, not 3D, a grid of other ranks.
-for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1" "DFT(6 x 6 x 6)|4|--decomposition pencil" \
+# Pencils: a grid that does not divide the sizes, no grid that does, not 3D, a grid of other ranks,
+# --grid without pencils, chunks that do not divide a rank's rows, --overlap without pencils.
+for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1" "DFT(6 x 6 x 9)|4|--decomposition pencil" \
   "DFT(8 x 8 x 6)|4|--decomposition pencil --grid 1x4" "DFT(64 x 64)|4|--decomposition pencil" \
-  "DFT(8 x 8 x 8)|4|--decomposition pencil --grid 2x4" "DFT(8 x 8 x 8)|4|--grid 2x2"; do
+  "DFT(8 x 8 x 8)|4|--decomposition pencil --grid 2x4" "DFT(8 x 8 x 8)|4|--grid 2x2" \
+  "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 2"; do
   IFS='|' read -r spec ranks flags <<<"$bad"
   # shellcheck disable=SC2086
   if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" $flags -o "$work/bad.cpp" 2>&1); then

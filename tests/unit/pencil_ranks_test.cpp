@@ -1,6 +1,6 @@
 // Pencil kernels (lower/pencil_ranks.h, docs/mpi.md "Pencils"): the grid rule, the
 // distribution of x and y, and each rank's steps simulated on one process against the spec's
-// dense matrix, after the merge and after the loops stage.
+// dense matrix, after the merge and after the loops stage, with and without --overlap.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -34,7 +34,7 @@ TEST(PencilGrid, TheSquarestThatFits) {
   EXPECT_EQ(lower::pencil_grid({6, 6, 6}, 6), (G{2, 3}));
   EXPECT_EQ(lower::pencil_grid({12, 6, 5}, 6), (G{6, 1}));  // 5: only p1 = 1 divides r
   EXPECT_EQ(lower::pencil_grid({8, 8, 8}, 4, {4, 1}), (G{4, 1}));
-  EXPECT_THROW(lower::pencil_grid({6, 6, 6}, 4), FormulaError);        // 4 = 1x4, 2x2, 4x1: none divides 6s
+  EXPECT_THROW(lower::pencil_grid({6, 6, 9}, 4), FormulaError);        // 1x4, 2x2, 4x1: none fits
   EXPECT_THROW(lower::pencil_grid({8, 8, 8}, 4, {2, 4}), FormulaError);  // 8 ranks, not 4
   EXPECT_THROW(lower::pencil_grid({8, 8, 6}, 4, {1, 4}), FormulaError);  // p1 = 4 does not divide r = 6
 }
@@ -61,6 +61,7 @@ struct Case {
   std::array<int, 2> grid;  // {0, 0}: the rule's
   int exchanges;
   Precision precision;
+  int overlap = 1;  // --overlap K
 };
 
 void PrintTo(const Case &c, std::ostream *os) { *os << c.spec << " on " << c.ranks << " ranks"; }
@@ -71,7 +72,7 @@ TEST_P(PencilKernel, EveryRanksStepsMeanTheSpec) {
   const Case &c = GetParam();
   GenOptions o;
   o.target = "mpi", o.ranks = c.ranks, o.decomposition = lower::Decomposition::Pencil, o.grid = c.grid;
-  o.precision = c.precision;
+  o.precision = c.precision, o.overlap = c.overlap;
   Compilation k = start(c.spec, o);
   run_until(k, Stage::Code);
   ASSERT_TRUE(k.distributed);
@@ -84,6 +85,7 @@ TEST_P(PencilKernel, EveryRanksStepsMeanTheSpec) {
   EXPECT_LT(max_error(interpret(k.program, x), want), 1e-9) << to_string(k.program);
   EXPECT_NE(k.source.find("MPI_Comm_split"), std::string::npos);
   EXPECT_NE(k.source.find("local_1_start"), std::string::npos);  // the distribution, in the header comment
+  EXPECT_EQ(k.source.find("MPI_Ialltoall") != std::string::npos, c.overlap > 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -93,13 +95,18 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"DFT(6 x 6 x 9)", 6, {2, 3}, 2, Precision::Float},
                       Case{"DFT(8 x 4 x 6)", 2, {0, 0}, 1, Precision::Double},   // 1 x 2: rows only
                       Case{"DFT(8 x 4 x 6)", 2, {2, 1}, 1, Precision::Double},   // 2 x 1: columns only
-                      Case{"par(4,1)[DFT(4 x 8 x 4)]", 0, {0, 0}, 2, Precision::Double}));
+                      Case{"par(4,1)[DFT(4 x 8 x 4)]", 0, {0, 0}, 2, Precision::Double},
+                      // --overlap: the first two stages and both exchanges in chunks
+                      Case{"DFT(8 x 8 x 8)", 4, {0, 0}, 2, Precision::Double, 2},
+                      Case{"DFT(8 x 4 x 6, -1)", 2, {0, 0}, 1, Precision::Double, 4},
+                      Case{"DFT(8 x 4 x 6)", 2, {2, 1}, 1, Precision::Float, 2},
+                      Case{"DFT(6 x 6 x 9)", 6, {2, 3}, 2, Precision::Double, 3}));
 
 TEST(PencilKernelErrors, RefusedInOneLine) {
   GenOptions o;
   o.target = "mpi", o.ranks = 4, o.decomposition = lower::Decomposition::Pencil;
   EXPECT_THROW(run_pipeline("DFT(64 x 64)", o), FormulaError);     // not 3D
-  EXPECT_THROW(run_pipeline("DFT(6 x 6 x 6)", o), FormulaError);   // no grid of 4 fits
+  EXPECT_THROW(run_pipeline("DFT(6 x 6 x 9)", o), FormulaError);   // no grid of 4 fits
   o.grid = {2, 4};
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // 8 ranks
   o.grid = {0, 0}, o.distribution = lower::Distribution::Cyclic;
@@ -108,6 +115,10 @@ TEST(PencilKernelErrors, RefusedInOneLine) {
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // one process
   o.target = "mpi", o.ranks = 4, o.decomposition = lower::Decomposition::Slab, o.grid = {2, 2};
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // --grid without pencils
+  o.grid = {0, 0}, o.overlap = 2;
+  EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // --overlap: pencils only
+  o.decomposition = lower::Decomposition::Pencil, o.overlap = 3;
+  EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // 3 does not divide m/p0 = 4
 }
 
 }  // namespace
