@@ -40,7 +40,7 @@ Prediction predict(const std::string &spec, GenOptions options, int ranks, const
       t.seconds = (g - 1) * machine.latency_us * 1e-6 + bytes * (g - 1) / g / (machine.link_gbytes * 1e9);
       out.exchange += t.seconds;
     } else {
-      const double flops = pseudo_flops(step.local);
+      const double flops = pseudo_flops(step.local) * step.chunks;  // a chunked step's Sigma-SPL is one chunk's
       t.seconds = flops > 0 ? flops / (machine.node_gflops * 1e9) : 2 * bytes / (machine.memory_gbytes * 1e9);
       out.compute += t.seconds;
     }

@@ -17,6 +17,12 @@
 // l(a0 p, a0) (x) I(packet) of the packing, folded into the stages' gathers and scatters as the
 // slab path folds its packing (distribute_ranks.h). An exchange within a group of 1 rank (a
 // 1 x p or p x 1 grid) is no exchange and is left out.
+//
+// Overlap (--overlap K, docs/mpi.md "Overlap"): the first two stages are independent over the
+// rank's a0 rows of m, so they and both exchanges run on K chunks of a0/K rows, each a slice
+// of the rank's part (RankStep::chunks; the buffers chunk-major), and the backend starts a
+// chunk's exchange as soon as its compute is done. The last stage reads the chunks back in
+// order of m through its gather.
 #pragma once
 #include <array>
 #include <functional>

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "generator/driver/pipeline.h"
+#include "generator/driver/scale_model.h"
 #include "generator/ir/dense.h"
 
 namespace splgen::driver {
@@ -119,6 +120,27 @@ TEST(PencilKernelErrors, RefusedInOneLine) {
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // --overlap: pencils only
   o.decomposition = lower::Decomposition::Pencil, o.overlap = 3;
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // 3 does not divide m/p0 = 4
+}
+
+// The scale model of a pencil kernel: each exchange within a row or column of the grid (g - 1
+// latencies, (g - 1)/g of the part), the same work as the slab kernel's, chunks counted whole.
+TEST(PencilModel, ExchangesWithinTheGridsRowsAndColumns) {
+  GenOptions o;
+  o.target = "mpi", o.decomposition = lower::Decomposition::Pencil;
+  const Machine m{10, 10, 12.5, 2};
+  const Prediction p = predict("DFT(64 x 64 x 64)", o, 8, m);  // 2 x 4
+  EXPECT_EQ(p.grid, (std::array<int, 2>{2, 4}));
+  const double bytes = 16.0 * 64 * 64 * 64 / 8;
+  std::vector<double> exchanges;
+  for (const StepTime &s : p.steps)
+    if (s.exchange) exchanges.push_back(s.seconds);
+  ASSERT_EQ(exchanges.size(), 2u);
+  EXPECT_NEAR(exchanges[0], 3 * 2e-6 + bytes * 3 / 4 / 12.5e9, 1e-12);  // a row: 4 ranks
+  EXPECT_NEAR(exchanges[1], 1 * 2e-6 + bytes * 1 / 2 / 12.5e9, 1e-12);  // a column: 2 ranks
+  o.decomposition = lower::Decomposition::Slab;
+  EXPECT_NEAR(predict("DFT(64 x 64 x 64)", o, 8, m).compute, p.compute, 1e-3 * p.compute);
+  o.decomposition = lower::Decomposition::Pencil, o.overlap = 4;
+  EXPECT_NEAR(predict("DFT(64 x 64 x 64)", o, 8, m).compute, p.compute, 1e-3 * p.compute);
 }
 
 }  // namespace
