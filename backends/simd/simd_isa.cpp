@@ -41,10 +41,7 @@ std::vector<int> VectorKind::lane_order() const {
   return order;
 }
 
-int VectorKind::group() const {
-  if (bits() == 512) return 1;  // no 8x8 / 16x16 transposes for AVX-512 yet
-  return lanes / 2;             // d2: a complex element is already a whole register
-}
+int VectorKind::group() const { return lanes / 2; }  // d2: a complex element is already a whole register
 
 std::string VectorKind::negate(const std::string &a) const {
   if (bits() == 512) {  // AVX-512F has no floating-point xor (that is AVX-512DQ)
@@ -116,6 +113,37 @@ std::string transpose(const VectorKind &k) {
     line("  u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE);");
     line("}");
     line("for (int i = 0; i < 4; ++i) v[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20), v[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);");
+  } else if (k.precision == Precision::Double && k.lanes == 8) {
+    // unpack pairs of rows, then 128-bit chunks 0/2 and 1/3 of two registers, twice:
+    // 0x88 takes chunks (a0, a2, b0, b2), 0xDD (a1, a3, b1, b3).
+    line(fmt::format("{} t[8], u[8];", V));
+    line("for (int i = 0; i < 8; i += 2) t[i] = _mm512_unpacklo_pd(v[i], v[i + 1]), t[i + 1] = _mm512_unpackhi_pd(v[i], v[i + 1]);");
+    line("for (int h = 0; h < 8; h += 4) {");
+    line("  u[h] = _mm512_shuffle_f64x2(t[h], t[h + 2], 0x88);");
+    line("  u[h + 1] = _mm512_shuffle_f64x2(t[h], t[h + 2], 0xDD);");
+    line("  u[h + 2] = _mm512_shuffle_f64x2(t[h + 1], t[h + 3], 0x88);");
+    line("  u[h + 3] = _mm512_shuffle_f64x2(t[h + 1], t[h + 3], 0xDD);");
+    line("}");
+    // u[j] holds columns first[j] and first[j] + 4 of rows 0-3, u[j + 4] the same of rows 4-7
+    line("static const int first[4] = {0, 2, 1, 3};");
+    line("for (int j = 0; j < 4; ++j) v[first[j]] = _mm512_shuffle_f64x2(u[j], u[j + 4], 0x88), v[first[j] + 4] = _mm512_shuffle_f64x2(u[j], u[j + 4], 0xDD);");
+  } else if (k.precision == Precision::Float && k.lanes == 16) {
+    // 4x4 transposes within each 128-bit chunk (as for 8 lanes), then chunk c of rows 4h..4h+3
+    // gathered into column 4c + j across the four groups of rows.
+    line(fmt::format("{} t[16], u[16];", V));
+    line("for (int i = 0; i < 16; i += 2) t[i] = _mm512_unpacklo_ps(v[i], v[i + 1]), t[i + 1] = _mm512_unpackhi_ps(v[i], v[i + 1]);");
+    line("for (int h = 0; h < 16; h += 4) {");
+    line("  u[h] = _mm512_shuffle_ps(t[h], t[h + 2], 0x44);");
+    line("  u[h + 1] = _mm512_shuffle_ps(t[h], t[h + 2], 0xEE);");
+    line("  u[h + 2] = _mm512_shuffle_ps(t[h + 1], t[h + 3], 0x44);");
+    line("  u[h + 3] = _mm512_shuffle_ps(t[h + 1], t[h + 3], 0xEE);");
+    line("}");
+    line("for (int j = 0; j < 4; ++j) {");
+    line(fmt::format("  const {} w0 = _mm512_shuffle_f32x4(u[j], u[j + 4], 0x44), w1 = _mm512_shuffle_f32x4(u[j], u[j + 4], 0xEE);", V));
+    line(fmt::format("  const {} w2 = _mm512_shuffle_f32x4(u[j + 8], u[j + 12], 0x44), w3 = _mm512_shuffle_f32x4(u[j + 8], u[j + 12], 0xEE);", V));
+    line("  v[j] = _mm512_shuffle_f32x4(w0, w2, 0x88), v[j + 4] = _mm512_shuffle_f32x4(w0, w2, 0xDD);");
+    line("  v[j + 8] = _mm512_shuffle_f32x4(w1, w3, 0x88), v[j + 12] = _mm512_shuffle_f32x4(w1, w3, 0xDD);");
+    line("}");
   } else {
     throw std::invalid_argument(fmt::format("no transpose for {}", k.suffix()));
   }

@@ -118,10 +118,18 @@ std::optional<std::vector<int64_t>> child_sizes(const Term &t, const rewrite::Ma
       out.push_back(n);
     }
     // @functions build permutations, diagonals and small matrices; the few that build DFT
-    // non-terminals (Bluestein's convolution) say so, and the formula is built to read them.
+    // non-terminals (Bluestein's convolution) say of which sizes.
     if (u->kind == SplKind::Call) {
       const rewrite::RuleFunction *fn = rewrite::find_rule_function(u->name);
-      if (fn && fn->builds_dfts) return std::nullopt;
+      if (!fn || !fn->dft_sizes) continue;
+      std::vector<int64_t> args;
+      for (const SizeExpr &e : u->sizes) {
+        auto v = rewrite::eval_size(e, m.sizes);
+        if (!v || *v <= 0) return std::nullopt;  // built, so that its error is the function's own
+        args.push_back(*v);
+      }
+      if (args.size() != fn->arity) return std::nullopt;
+      for (int64_t n : fn->dft_sizes(args)) out.push_back(n);
       continue;
     }
     if (u->kind == SplKind::FormulaVar) continue;
@@ -225,8 +233,8 @@ bool is_factorisation(const std::vector<int64_t> &children, int64_t n) {
 // them the family with the lower estimate (factorisations, or Rader / Bluestein beyond them),
 // within it the lowest cost for factorisations, the lowest estimate for the others. Ties go to
 // the earlier candidate: rule order, then match order.
-std::optional<Choice> pick(std::vector<Candidate> &candidates, bool &fits) {
-  if (candidates.empty()) return std::nullopt;
+std::vector<Candidate>::iterator pick(std::vector<Candidate> &candidates) {
+  if (candidates.empty()) return candidates.end();
   auto key = [](const Candidate &c) { return std::tie(c.fits, c.preferred); };
   auto top = key(*std::max_element(candidates.begin(), candidates.end(),
                                    [&](const Candidate &a, const Candidate &b) { return key(a) < key(b); }));
@@ -236,14 +244,29 @@ std::optional<Choice> pick(std::vector<Candidate> &candidates, bool &fits) {
     if (key(c) == top) family = std::min(family.value_or(HUGE_VAL), c.estimate);
   }
   bool factor_family = factored && (!other || *factored <= *other);
-  Candidate *best = nullptr;
-  for (Candidate &c : candidates) {
-    if (key(c) != top || c.factorisation != factor_family) continue;
-    double rank = factor_family ? c.cost : c.estimate;
-    if (!best || rank < (factor_family ? best->cost : best->estimate)) best = &c;
+  auto best = candidates.end();
+  for (auto c = candidates.begin(); c != candidates.end(); ++c) {
+    if (key(*c) != top || c->factorisation != factor_family) continue;
+    double rank = factor_family ? c->cost : c->estimate;
+    if (best == candidates.end() || rank < (factor_family ? best->cost : best->estimate)) best = c;
   }
-  fits = best->fits;
-  return std::move(best->choice);
+  return best;
+}
+
+// The best candidate with its formula built; one whose rule function refuses these sizes
+// (Bluestein's @trunc above its table limit) is not a choice, and the next best is taken.
+std::optional<Choice> pick_built(std::vector<Candidate> &candidates, bool &fits) {
+  for (auto best = pick(candidates); best != candidates.end(); best = pick(candidates)) {
+    try {
+      if (!best->choice.result) best->choice.result = rewrite::instantiate_spl(best->choice.rule->rhs, best->choice.match);
+    } catch (const FormulaError &) {
+      candidates.erase(best);
+      continue;
+    }
+    fits = best->fits;
+    return std::move(best->choice);
+  }
+  return std::nullopt;
 }
 
 std::string describe(const rewrite::Match &m) {
@@ -300,14 +323,13 @@ class Expander {
       }
     }
     bool best_fits = false;
-    std::optional<Choice> best = pick(candidates, best_fits);
+    std::optional<Choice> best = pick_built(candidates, best_fits);
     if (tag && tag->kind == TagKind::Smp && !best_fits)
       notes_.push_back(fmt::format("{}: no split of {} that the smp rules make parallel at every stage; it runs "
                                    "on one thread", print(make_tagged(*tag, node)), print(node)));
     if (tag && tag->kind == TagKind::Par && !best_fits)
       notes_.push_back(fmt::format("{}: no split of {} whose stages rules/par.rules distributes (p must divide both "
                                    "factors of a split, in whole packets of mu)", print(make_tagged(*tag, node)), print(node)));
-    if (best && !best->result) best->result = rewrite::instantiate_spl(best->rule->rhs, best->match);
     if (!best && codelet.applicable(node)) return as_codelet();  // e.g. a prime below the limit
     if (!best && options_.closed) throw FormulaError(not_closed_message(node));
     if (!best) {

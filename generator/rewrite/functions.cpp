@@ -327,7 +327,8 @@ std::vector<RuleFunction> build() {
          return trunc(a[0], bluestein_size(a[0]));
        }},
       {"bluestein_conv", 2, "reverse(M) * DFT(M) * chirp_fft(n, M, k) * DFT(M) (= DFT(M,-1) * ...), M the least 2^a, 3 2^a or 5 2^a >= 2n-1 (Bluestein 1970)",
-       [](Args a) { return bluestein_conv(a[0], a[1]); }, /*builds_dfts=*/true},
+       [](Args a) { return bluestein_conv(a[0], a[1]); },
+       [](Args a) { return std::vector<int64_t>(2, bluestein_size(a[0])); }},
       {"reverse", 1, "Perm(r -> -r mod n): DFT(n, -1) = reverse(n) * DFT(n)",
        [](Args a) { return root_perm(a[0], -1); }},
       {"root_perm", 2, "Perm(r -> k r mod n): DFT(n, k) = root_perm(n, k) * DFT(n)",

@@ -15,9 +15,10 @@ struct RuleFunction {
   std::size_t arity;
   std::string doc;  // one line: what it returns, with its source
   std::function<Spl(const std::vector<int64_t> &)> make;  // throws FormulaError on bad arguments
-  // Whether its formula holds DFT non-terminals (Bluestein's convolution): the expander then
-  // builds it to see the sizes it has to break down.
-  bool builds_dfts = false;
+  // Set where its formula holds DFT non-terminals (Bluestein's convolution): their sizes for
+  // these arguments, so that the expander ranks the rule without building the formula (the
+  // chirp's long-double DFT of M points took 12 s of gen "DFT(786432)", never to be used).
+  std::function<std::vector<int64_t>(const std::vector<int64_t> &)> dft_sizes;
 };
 
 const std::vector<RuleFunction> &rule_functions();

@@ -135,6 +135,30 @@ TEST(RuleFunctions, BluesteinChosenSize) {
     }
 }
 
+// The expander ranks a rule by the DFT sizes its functions report, building the formula only
+// for the rule it picks: every function that reports sizes reports those it builds.
+void collect_dfts(const Spl &f, std::multiset<int64_t> &out) {
+  if (f->kind == SplKind::DFT) out.insert(f->a);
+  for (const Spl &c : f->children) collect_dfts(c, out);
+}
+
+TEST(RuleFunctions, ReportedDftSizesAreTheBuiltOnes) {
+  int reporting = 0;
+  for (const RuleFunction &fn : rule_functions()) {
+    if (!fn.dft_sizes) continue;
+    ++reporting;
+    ASSERT_EQ(fn.arity, 2u) << fn.name;  // (n, k) as @bluestein_conv
+    for (int64_t n : {1, 2, 7, 17, 97, 509, 1009})
+      for (int64_t k : {1, -1}) {
+        std::multiset<int64_t> built, reported;
+        collect_dfts(fn.make({n, k}), built);
+        for (int64_t m : fn.dft_sizes({n, k})) reported.insert(m);
+        EXPECT_EQ(built, reported) << "@" << fn.name << "(" << n << ", " << k << ")";
+      }
+  }
+  EXPECT_GE(reporting, 1);
+}
+
 TEST(RuleFunctions, BluesteinExplicitSize) {
   for (int64_t n = 1; n <= 24; ++n)
     for (int64_t M : {2 * n - 1, 2 * n, 3 * n + 1, int64_t(60)}) {
