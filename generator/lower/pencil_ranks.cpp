@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
+#include <algorithm>
 
 #include "generator/ir/print.h"
 

@@ -123,7 +123,7 @@ TEST(PencilKernelErrors, RefusedInOneLine) {
 }
 
 // The scale model of a pencil kernel: each exchange within a row or column of the grid (g - 1
-// latencies, (g - 1)/g of the part), the same work as the slab kernel's, chunks counted whole.
+// latencies, (g - 1)/g of the part), the DFTs' work and no more, chunks counted whole.
 TEST(PencilModel, ExchangesWithinTheGridsRowsAndColumns) {
   GenOptions o;
   o.target = "mpi", o.decomposition = lower::Decomposition::Pencil;
@@ -137,8 +137,13 @@ TEST(PencilModel, ExchangesWithinTheGridsRowsAndColumns) {
   ASSERT_EQ(exchanges.size(), 2u);
   EXPECT_NEAR(exchanges[0], 3 * 2e-6 + bytes * 3 / 4 / 12.5e9, 1e-12);  // a row: 4 ranks
   EXPECT_NEAR(exchanges[1], 1 * 2e-6 + bytes * 1 / 2 / 12.5e9, 1e-12);  // a column: 2 ranks
+  // 5 N log2 N / P pseudo-flops, plus the twiddles of the DFT(64)s' own splits; no permutation
+  // step (the slab kernel has one)
+  const double dft = 5.0 * 64 * 64 * 64 * 18 / 8 / 10e9;
+  EXPECT_GE(p.compute, dft);
+  EXPECT_LE(p.compute, 1.25 * dft);
   o.decomposition = lower::Decomposition::Slab;
-  EXPECT_NEAR(predict("DFT(64 x 64 x 64)", o, 8, m).compute, p.compute, 1e-3 * p.compute);
+  EXPECT_GT(predict("DFT(64 x 64 x 64)", o, 8, m).compute, p.compute);
   o.decomposition = lower::Decomposition::Pencil, o.overlap = 4;
   EXPECT_NEAR(predict("DFT(64 x 64 x 64)", o, 8, m).compute, p.compute, 1e-3 * p.compute);
 }
