@@ -666,12 +666,12 @@ struct Emitter : simd::ScalarNames {
     const bool spmd = options.threading == Threading::Spmd;
     std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split);
     if (spmd) plain.insert(plain.size() - 1, ", const long worker");  // one rank's step: its rank
-    if ((f.in_place || f.buffers[kOutputBuffer].split) && (streamed || spmd))
-      throw std::invalid_argument("emit_cpp: a streamed or distributed kernel in place or in split format");
+    if ((f.in_place && spmd) || (f.buffers[kOutputBuffer].split && (streamed || spmd)))
+      throw std::invalid_argument("emit_cpp: a distributed kernel in place, or a streamed or distributed one in split format");
     if (streamed && direct_xy)
       throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
-    const std::string with_engine = "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa);
-    const std::string signature = streamed ? "extern \"C\" " + stores_kernel_declaration(f.name, isa) : plain;
+    const std::string with_engine = "extern \"C\" " + dma_kernel_declaration(f.name, prec, isa, f.in_place);
+    const std::string signature = streamed ? "extern \"C\" " + stores_kernel_declaration(f.name, isa, f.in_place) : plain;
     if (streamed) out += plain + ";\n" + with_engine + ";\n";
     out += signature + ";\n\n";
     out += fmt::format("namespace {} {{\n\n", detail);
@@ -699,7 +699,11 @@ struct Emitter : simd::ScalarNames {
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Local)
         fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n  {0} *const {1} = {1}_storage.data();\n",
                        real, buffer_names[i], 2 * f.buffers[i].size);
-    if (streamed) {  // stores too small: one line, before any transfer (a file kernel's short input)
+    if (streamed && f.in_place) {  // one store, x and y
+      const int64_t bytes = (prec == Precision::Float ? 8 : 16) * f.buffers[kOutputBuffer].size;
+      fmt::format_to(emit, "  if (ext_xy.size() < {0}UL)\n    throw std::length_error(\"{1}_stores: xy must hold {0} bytes, "
+                     "not \" + std::to_string(ext_xy.size()));\n", bytes, f.name);
+    } else if (streamed) {  // stores too small: one line, before any transfer (a file kernel's short input)
       const int64_t bytes = (prec == Precision::Float ? 8 : 16) * std::max(f.buffers[kInputBuffer].size, f.buffers[kOutputBuffer].size);
       fmt::format_to(emit, "  if (ext_x.size() < {0}UL || ext_y.size() < {0}UL)\n    throw std::length_error(\"{1}_stores: x and y "
                      "must hold {0} bytes, not \" + std::to_string(ext_x.size()) + \" and \" + std::to_string(ext_y.size()));\n",
@@ -717,7 +721,7 @@ struct Emitter : simd::ScalarNames {
       out += f.in_place ? fmt::format("  (void){0}r;\n  (void){0}i;\n", yname)
                         : fmt::format("  (void){0}r;\n  (void){0}i;\n  (void){1}r;\n  (void){1}i;\n", xname, yname);
     if (!split && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
-    if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_y;\n" : "  (void)" + yname + ";\n";
+    if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_" + yname + ";\n" : "  (void)" + yname + ";\n";
     if (spmd && !parallel) out += "  (void)worker;\n";
     const std::string in = parallel ? "    " : "  ";
     if (parallel) {
@@ -735,7 +739,13 @@ struct Emitter : simd::ScalarNames {
     out += body;
     if (parallel) out += region.close;
     out += "}\n";
-    if (streamed) {
+    if (streamed && f.in_place) {
+      const char *bytes = prec == Precision::Float ? "8L" : "16L";
+      out += fmt::format("\n{} {{\n  splgen::runtime::memory_store ext_xy(static_cast<void *>(xy), {} * {});\n"
+                         "  {}_stores(ext_xy, dma);\n}}\n", with_engine, bytes, f.buffers[kOutputBuffer].size, f.name);
+      out += fmt::format("\n{} {{\n  {}_dma(xy, &splgen::runtime::thread_default_engine<splgen::runtime::{}>());\n}}\n",
+                         plain, f.name, dma == DmaEngine::Sync ? "sync_engine" : "copy_thread_engine");
+    } else if (streamed) {
       const char *bytes = prec == Precision::Float ? "8L" : "16L";
       out += fmt::format("\n{} {{\n  splgen::runtime::memory_store ext_x(static_cast<const void *>(x), {} * {});\n"
                          "  splgen::runtime::memory_store ext_y(static_cast<void *>(y), {} * {});\n"
@@ -763,16 +773,18 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
 }
 
 // NAME_dma(y, x, engine): a streamed kernel with the DMA engine it is to use.
-std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa) {
-  std::string d = kernel_declaration(name + "_dma", precision, isa);
+std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place) {
+  std::string d = kernel_declaration(name + "_dma", precision, isa, in_place);
   return d.substr(0, d.size() - 1) + ", splgen::runtime::dma_engine *dma)";
 }
 
-// NAME_stores(y, x, engine): the streamed kernel on any external stores (memory, files).
-std::string stores_kernel_declaration(const std::string &name, Isa isa) {
+// NAME_stores(y, x, engine): the streamed kernel on any external stores (memory, files);
+// in place NAME_stores(xy, engine), one store.
+std::string stores_kernel_declaration(const std::string &name, Isa isa, bool in_place) {
   const std::string attribute = simd::target_attribute(isa);
-  return fmt::format("{}void {}_stores(splgen::runtime::external_store &ext_y, splgen::runtime::external_store &ext_x, "
-                     "splgen::runtime::dma_engine *dma)", attribute.empty() ? "" : attribute + " ", name);
+  return fmt::format("{}void {}_stores({}splgen::runtime::dma_engine *dma)", attribute.empty() ? "" : attribute + " ", name,
+                     in_place ? "splgen::runtime::external_store &ext_xy, "
+                              : "splgen::runtime::external_store &ext_y, splgen::runtime::external_store &ext_x, ");
 }
 
 std::string emit_header(const std::string &name, const CppEmitOptions &options, bool streamed) {
@@ -789,8 +801,8 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options, 
       guard, kernel_declaration(name, options.precision, options.isa, options.in_place, options.split),
       streamed ? "\n#ifdef __cplusplus  // the streamed kernel with a DMA engine of <splgen/runtime/dma.h>\n"
                  "namespace splgen { namespace runtime { class dma_engine; class external_store; } }\nextern \"C\" " +
-                     dma_kernel_declaration(name, options.precision, options.isa) + ";\nextern \"C\" " +
-                     stores_kernel_declaration(name, options.isa) + ";\n#endif\n"
+                     dma_kernel_declaration(name, options.precision, options.isa, options.in_place) + ";\nextern \"C\" " +
+                     stores_kernel_declaration(name, options.isa, options.in_place) + ";\n#endif\n"
                : "");
   return out;
 }

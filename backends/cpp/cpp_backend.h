@@ -36,11 +36,13 @@ std::string kernel_declaration(const std::string &name, Precision precision, Isa
 
 // A header declaring the kernel NAME (splgen gen --header): the header lines as // comments,
 // an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.
-// extern "C" NAME_dma(y, x, splgen::runtime::dma_engine *dma), the form of a streamed kernel.
-std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa);
+// extern "C" NAME_dma(y, x, splgen::runtime::dma_engine *dma), the form of a streamed kernel
+// (in place: NAME_dma(xy, dma)).
+std::string dma_kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place = false);
 // NAME_stores(ext_y, ext_x, engine): the same on external stores of runtime/dma.h (memory, or
 // files: an out-of-core kernel); the data are interleaved complex numbers of the kernel's type.
-std::string stores_kernel_declaration(const std::string &name, Isa isa);
+// In place: NAME_stores(ext_xy, engine).
+std::string stores_kernel_declaration(const std::string &name, Isa isa, bool in_place = false);
 // `streamed`: NAME_dma(y, x, engine) is declared too (for C++ callers).
 std::string emit_header(const std::string &name, const CppEmitOptions &options, bool streamed = false);
 

@@ -174,6 +174,32 @@ std::string group_helpers(const VectorKind &k, const std::string &attrs) {
   return out;
 }
 
+// The first n complex elements at p as the contiguous helpers: register a holds elements
+// 0 .. lanes/2 - 1, b the rest, so a's mask has the low 2 min(n, lanes/2) bits set.
+std::string masked_helpers(const VectorKind &k, const std::string &attrs) {
+  const bool dbl = k.precision == Precision::Double;
+  const std::string real = dbl ? "double" : "float", V = k.type(), M = dbl ? "__mmask8" : "__mmask16";
+  const int half = k.lanes / 2;
+  std::string masks = fmt::format(
+      "  const {0} ka = ({0})((1u << (2 * (n < {1} ? n : {1}))) - 1u), kb = ({0})((1u << (2 * (n > {1} ? n - {1} : 0))) - 1u);\n",
+      M, half);
+  std::string out = fmt::format("{}void {}({} &re, {} &im, const {} *p, int n) {{\n", attrs,
+                                k.load_contiguous_masked_helper(), V, V, real);
+  out += masks;
+  out += fmt::format("  const {0} a = {1}(ka, p);\n  const {0} b = {1}(kb, p + {2});\n", V, k.op("maskz_loadu"), k.lanes);
+  if (dbl)
+    out += fmt::format("  re = {}(a, b);\n  im = {}(a, b);\n", k.op("unpacklo"), k.op("unpackhi"));
+  else
+    out += fmt::format("  re = {0}(a, b, _MM_SHUFFLE(2, 0, 2, 0));\n  im = {0}(a, b, _MM_SHUFFLE(3, 1, 3, 1));\n", k.op("shuffle"));
+  out += "}\n";
+  out += fmt::format("{}void {}({} *p, {} re, {} im, int n) {{\n", attrs, k.store_contiguous_masked_helper(), real, V, V);
+  out += masks;
+  out += fmt::format("  {0}(p, ka, {1}(re, im));\n  {0}(p + {2}, kb, {3}(re, im));\n", k.op("mask_storeu"),
+                     k.op("unpacklo"), k.lanes, k.op("unpackhi"));
+  out += "}\n";
+  return out;
+}
+
 }  // namespace
 
 // Lane order: 128-bit chunk j of register A holds the complex elements of lanes
@@ -249,6 +275,7 @@ std::string VectorKind::helpers(const std::string &target) const {
   out += fmt::format("{}void {}({} *p, {} re, {} im) {{\n", attrs, store_contiguous_helper(), real, V, V);
   out += fmt::format("  {0}(p, {1}(re, im));\n  {0}(p + {2}, {3}(re, im));\n", storeu, op("unpacklo"), lanes, op("unpackhi"));
   out += "}\n";
+  if (bits() == 512) out += masked_helpers(*this, attrs);
   if (group() > 1) out += group_helpers(*this, attrs);
   out += fmt::format("#endif  // {}\n", guard);
   return out;

@@ -33,6 +33,10 @@ struct VectorKind {
   std::string store_helper() const { return "splgen_store_" + suffix(); }
   std::string load_contiguous_helper() const { return "splgen_loadc_" + suffix(); }
   std::string store_contiguous_helper() const { return "splgen_storec_" + suffix(); }
+  // The contiguous case of a masked group (512 bits only): the first n complex elements,
+  // loadcm(re, im, p, n) / storecm(p, re, im, n); masked-off elements are neither read nor written.
+  std::string load_contiguous_masked_helper() const { return "splgen_loadcm_" + suffix(); }
+  std::string store_contiguous_masked_helper() const { return "splgen_storecm_" + suffix(); }
   // Grouped access: `group()` consecutive complex elements per lane fill one whole register,
   // so a lane's group is one full-width load or store and the split <-> interleaved change is
   // one in-register transpose (the store side avoids partial stores that a later full-width

@@ -29,7 +29,10 @@ std::vector<const ExprNode *> loads_in(const Expr &e) {
 class Printer {
  public:
   Printer(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth)
-      : loop_(loop), kind_(kind), names_(names), depth_(depth), var_(loop.loop->var) {}
+      : loop_(loop), kind_(kind), names_(names), depth_(depth), var_(loop.loop->var),
+        active_(is_masked(*loop.loop) ? int(var_.extent) : kind.lanes) {
+    if (active_ < kind.lanes && kind.bits() != 512) throw std::invalid_argument("print_vector_loop: masks need 512-bit vectors");
+  }
 
   std::string run() {
     for (const StmtNode *s : loop_.statements)
@@ -47,6 +50,9 @@ class Printer {
     flush_store_groups();
     std::string v = var_name(var_.id);
     std::string out = pad(depth_) + fmt::format("for (long {0} = 0; {0} < {1}; {0} += {2}) {{\n", v, var_.extent, kind_.lanes);
+    if (masked_lanes_used_)  // what the masked-off lanes of per-lane accesses read and write: one register
+      out += pad(depth_ + 1) + fmt::format("alignas(64) {} {}[{}] = {{}};\n",
+                                           kind_.precision == Precision::Double ? "double" : "float", kMaskedLanes, kind_.lanes);
     out += body_;
     out += pad(depth_) + "}\n";
     return out;
@@ -79,10 +85,13 @@ class Printer {
 
   // Pointers to the complex element `index` for each register lane, in register order
   // (register lane k computes iteration lane_order()[k] of the group).
+  // A masked-off lane's pointer is to kMaskedLanes.
   std::vector<std::string> lane_pointers(int buffer, const Idx &index) {
     std::vector<std::string> out;
-    for (int l : kind_.lane_order())
-      out.push_back(names_.pointer(buffer, substitute(index, var_.id, Affine::var(var_) + l)));
+    for (int l : kind_.lane_order()) {
+      if (l >= active_) masked_lanes_used_ = true;
+      out.push_back(l >= active_ ? kMaskedLanes : names_.pointer(buffer, substitute(index, var_.id, Affine::var(var_) + l)));
+    }
     return out;
   }
 
@@ -96,12 +105,16 @@ class Printer {
   }
 
   std::string load_call(const std::string &re, const std::string &im, int buffer, const Idx &index) {
+    if (contiguous(index) && active_ < kind_.lanes)
+      return fmt::format("{}({}, {}, {}, {});", kind_.load_contiguous_masked_helper(), re, im, names_.pointer(buffer, index), active_);
     if (contiguous(index))
       return fmt::format("{}({}, {}, {});", kind_.load_contiguous_helper(), re, im, names_.pointer(buffer, index));
     return fmt::format("{}({}, {}, {});", kind_.load_helper(), re, im, join(lane_pointers(buffer, index)));
   }
 
   std::string store_call(int buffer, const Idx &index, const std::string &re, const std::string &im) {
+    if (contiguous(index) && active_ < kind_.lanes)
+      return fmt::format("{}({}, {}, {}, {});", kind_.store_contiguous_masked_helper(), names_.pointer(buffer, index), re, im, active_);
     if (contiguous(index))
       return fmt::format("{}({}, {}, {});", kind_.store_contiguous_helper(), names_.pointer(buffer, index), re, im);
     return fmt::format("{}({}, {}, {});", kind_.store_helper(), join(lane_pointers(buffer, index)), re, im);
@@ -325,7 +338,8 @@ class Printer {
     line(fmt::format("{}({}, {});", kind_.op("store"), tmp, h.value));
     std::vector<int> order = kind_.lane_order();
     for (int k = 0; k < kind_.lanes; ++k)
-      line(fmt::format("{} = {}[{}];",
+      if (order[std::size_t(k)] < active_)
+        line(fmt::format("{} = {}[{}];",
                        names_.element(h.buffer, substitute(h.index, var_.id, Affine::var(var_) + order[std::size_t(k)]), h.part),
                        tmp, k));
   }
@@ -340,6 +354,9 @@ class Printer {
   ScalarNames &names_;
   int depth_;
   LoopVar var_;
+  int active_;  // lanes that run: all but in a masked loop
+  bool masked_lanes_used_ = false;
+  static constexpr const char *kMaskedLanes = "masked_lanes";
   std::string body_;
   int counter_ = 0;
   std::map<int, int> assigns_, uses_, fused_;

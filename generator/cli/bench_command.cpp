@@ -217,7 +217,11 @@ int run_bench(const BenchArgs &a) {
   measure::BenchResult result;
   try {
     const driver::IoLayoutOptions io = with_format(a.io, a.format);
-    result = io.plain() ? measure::run_bench(options, progress) : measure::run_layout_bench(options, io, progress);
+    driver::IoLayoutOptions rest = io;  // a streamed spec in place: the in-place large 1D DFT
+    rest.in_place = false;
+    options.in_place = io.in_place && rest.plain() && measure::streamed_spec(a.spec);
+    result = io.plain() || options.in_place ? measure::run_bench(options, progress)
+                                            : measure::run_layout_bench(options, io, progress);
   } catch (const measure::CompileError &e) {
     if (line_open) std::cerr << std::endl;
     // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.

@@ -71,6 +71,11 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
     throw FormulaError(fmt::format("--idist {} --odist {}: distances must not be negative", io.idist.value_or(0),
                                    io.odist.value_or(0)));
   if (io.plain()) return;
+  const bool tiled_1d = spec->kind == SplKind::Tagged && spec->tag.kind == TagKind::Tiled &&
+                        spec->children.front()->kind == SplKind::DFT;
+  if (tiled_1d && io.in_place && io.batch == 1 && !io.strided() && !io.split && options.threads == 1 &&
+      options.ranks == 1 && options.target == "cpp" && !options.stream)
+    return;  // the large 1D DFT in place (lower/inplace_passes.h)
   if (options.threads > 1 || options.ranks > 1 || options.target != "cpp" || options.stream ||
       options.layout != lower::DataLayout::Natural || any_tag(spec))
     throw FormulaError("--batch, strides, --in-place and --format split with threads, ranks, a target other than cpp, "

@@ -19,6 +19,7 @@
 #include "generator/expand/ruletree.h"
 #include "generator/ir/print.h"
 #include "generator/lower/complex_codelet.h"
+#include "generator/lower/inplace_passes.h"
 #include "generator/lower/layout_passes.h"
 #include "generator/lower/lower_with_rules.h"
 #include "generator/lower/merge_loops.h"
@@ -131,6 +132,11 @@ std::vector<int> allowed_vector_widths(const GenOptions &options) {
   for (int w : vector_widths(options.isa, options.precision))
     if (options.max_vector_width <= 0 || w <= options.max_vector_width) widths.push_back(w);
   return widths;
+}
+
+int allowed_masked_width(const GenOptions &options) {
+  int w = masked_vector_width(options.isa, options.precision);
+  return options.max_vector_width <= 0 || w <= options.max_vector_width ? w : 0;
 }
 
 namespace {
@@ -291,6 +297,11 @@ bool block_layout_kernel(const Compilation &c) {
   return lower::is_block_layout_spec(c.spec) && consumes(c, TagKind::Stream);
 }
 
+// tiled(k)[DFT(n)] --in-place: the large 1D DFT in place (lower/inplace_passes.h).
+bool inplace_kernel(const Compilation &c) {
+  return c.options.io.in_place && block_layout_kernel(c) && c.spec->children.front()->kind == SplKind::DFT;
+}
+
 // A kernel whose ranks run the par tag's stages (docs/mpi.md); the flags that ask for one are
 // refused where it cannot be.
 bool distributed_kernel(const Compilation &c) {
@@ -357,7 +368,11 @@ expand::Expansion run_expand(Compilation &c) {
     return e;
   }
   if (block_layout_kernel(c)) {  // each pass's compute is expanded when the passes are made
-    lower::check_block_layout(c.spec);
+    if (inplace_kernel(c) && c.options.layout != lower::DataLayout::Natural)
+      throw FormulaError(fmt::format("--in-place --layout {}: the in-place large 1D DFT takes and returns the natural "
+                                     "layout (docs/streaming.md)", lower::layout_name(c.options.layout)));
+    if (inplace_kernel(c)) lower::check_inplace(c.spec);
+    else lower::check_block_layout(c.spec);
     expand::Expansion e;
     e.formula = c.spec;
     return e;
@@ -399,9 +414,11 @@ Spl run_tag_rules(Compilation &c) {
 Sigma run_layout_passes(const Compilation &c) {
   const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
   const expand::ExpandOptions o = expand_options(c.options);
-  return lower::layout_passes(c.spec, c.options.layout, [&](const Spl &compute, int first_var) {
+  auto lower_compute = [&](const Spl &compute, int first_var) {
     return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula, {}, first_var);
-  });
+  };
+  if (inplace_kernel(c)) return lower::inplace_passes(c.spec, lower_compute);
+  return lower::layout_passes(c.spec, c.options.layout, lower_compute);
 }
 
 // Rules with Sigma-SPL right sides lower tagged parts, lower_to_sigma the rest.
@@ -420,7 +437,8 @@ LoopProgram run_loops(const Compilation &c) {
   if (c.distributed) {  // each local step as a kernel of its own (docs/mpi.md)
     p.ranks = rank_loops(*c.distributed, name, [&](const Sigma &step, const std::string &step_name) {
       return lower::prepare_for_printing(lower::schedule_for_registers(
-          lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options))));
+          lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options),
+                                 allowed_masked_width(c.options))));
     });
     p.loops.name = name, p.loops.rows = c.spec->rows, p.loops.cols = c.spec->cols;
     p.loops.body = make_block({});
@@ -431,7 +449,7 @@ LoopProgram run_loops(const Compilation &c) {
   p.loops = lower::prepare_for_printing(lower::schedule_for_registers(
       lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
                                                    io_layout_functions(c.spec, c.options.io)),
-                             allowed_vector_widths(c.options))));
+                             allowed_vector_widths(c.options), allowed_masked_width(c.options))));
   if (c.expansion.formula && has_parallel_loop(p.loops)) p.loops.workers = smp_workers(c.expansion.formula);
   if (stream.dma && c.expansion.formula && has_tag(c.expansion.formula, TagKind::Stream) && !every_pass_streamed(c.merged))
     throw FormulaError("stream(s): no rule of rules/stream.rules streams " +
@@ -470,11 +488,14 @@ backends::EmitOptions emit_options(const Compilation &c) {
     emit.header_lines.push_back(fmt::format("threads: {} workers ({}); safe to call from several threads at once",
                                             c.program.loops.workers, threading_name(c.options.threading)));
   if (c.program.loops.dma_tags > 0)
-    emit.header_lines.push_back(fmt::format("streamed: {} bytes of local buffers, {} chunks in flight; NAME(y, x) uses the {} DMA engine",
+    emit.header_lines.push_back(fmt::format("streamed: {} bytes of local buffers, {} chunks in flight; NAME({}) uses the {} DMA engine",
                                             local_memory_bytes(c.program.loops, c.options.precision == Precision::Float ? 4 : 8),
-                                            c.options.dma_buffers,
+                                            c.options.dma_buffers, c.program.loops.in_place ? "xy" : "y, x",
                                             dma_engine_name(c.options.dma)));
-  if (block_layout_kernel(c))
+  if (inplace_kernel(c))
+    emit.header_lines.push_back(fmt::format("in place: {} passes, the six-step algorithm with in-place transposes "
+                                            "(docs/streaming.md, \"Large 1D in place\")", lower::inplace_shape(c.spec).passes()));
+  else if (block_layout_kernel(c))
     emit.header_lines.push_back(fmt::format("data layout: {} (docs/streaming.md, \"Block data layouts\")",
                                             lower::layout_name(c.options.layout)));
   if (c.expansion.formula) add_wrapped(emit.header_lines, "formula: ", print(c.expansion.formula));

@@ -114,6 +114,8 @@ expand::ExpandOptions default_expand_options(Isa isa, Precision precision);
 expand::ExpandOptions expand_options(const GenOptions &options);
 // The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
 std::vector<int> allowed_vector_widths(const GenOptions &options);
+// masked_vector_width(isa, precision) where max_vector_width allows it, else 0.
+int allowed_masked_width(const GenOptions &options);
 
 // The rules in force with --rules FILES: the files' rules (proved: a false one is a
 // FormulaError), then the shipped ones.

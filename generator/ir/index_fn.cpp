@@ -65,8 +65,10 @@ IndexFn fn_stride(int64_t a, int64_t N, int64_t m, int64_t mu) {
   return make(std::move(n));
 }
 
-IndexFn fn_table(std::vector<int64_t> table) {
-  IndexFnNode n{FnKind::Table, int64_t(table.size()), int64_t(table.size())};
+IndexFn fn_table(std::vector<int64_t> table, int64_t mu) {
+  if (mu < 1) throw std::logic_error("table: the packet size must be positive");
+  IndexFnNode n{FnKind::Table, int64_t(table.size()) * mu, int64_t(table.size()) * mu};
+  n.mu = mu;
   n.table = std::make_shared<const std::vector<int64_t>>(std::move(table));
   return make(std::move(n));
 }
@@ -145,7 +147,7 @@ std::optional<IndexFn> inverse(const IndexFn &f) {
     case FnKind::Table: {
       std::vector<int64_t> inv(f->table->size());
       for (std::size_t i = 0; i < inv.size(); ++i) inv[std::size_t((*f->table)[i])] = int64_t(i);
-      return fn_table(std::move(inv));
+      return fn_table(std::move(inv), f->mu);
     }
     case FnKind::Compose: {
       auto a = inverse(f->f), b = inverse(f->g);
@@ -175,7 +177,7 @@ int64_t eval(const IndexFn &f, int64_t i, const Env &env) {
       int64_t block = f->range / f->outer, n = block / (f->mu * f->s), p = i % block / f->mu;
       return i - i % block + ((p % n) * f->s + p / n) * f->mu + i % f->mu;
     }
-    case FnKind::Table: return (*f->table)[std::size_t(i)];
+    case FnKind::Table: return (*f->table)[std::size_t(i / f->mu)] * f->mu + i % f->mu;
     case FnKind::Layout: return i / f->mu * f->outer + i % f->mu * f->s;
     case FnKind::Compose: return eval(f->f, eval(f->g, i, env), env);
   }
@@ -196,7 +198,9 @@ Idx apply_index(const IndexFn &f, const Idx &i) {
       if (f->mu > 1) within = idx_add(idx_scale(within, f->mu), idx_mod(i, f->mu));
       return f->outer > 1 ? idx_add(idx_scale(idx_div(i, block), block), within) : within;
     }
-    case FnKind::Table: return idx_lookup(f->table, i);
+    case FnKind::Table:
+      if (f->mu == 1) return idx_lookup(f->table, i);
+      return idx_add(idx_scale(idx_lookup(f->table, idx_div(i, f->mu)), f->mu), idx_mod(i, f->mu));
     case FnKind::Layout: return idx_add(idx_scale(idx_div(i, f->mu), f->outer), idx_scale(idx_mod(i, f->mu), f->s));
     case FnKind::Compose: return apply_index(f->f, apply_index(f->g, i));
   }
@@ -214,7 +218,7 @@ std::string to_string(const IndexFn &f) {
     case FnKind::Table: {
       std::string s = "perm(";
       for (std::size_t i = 0; i < f->table->size(); ++i) s += fmt::format("{}{}", i ? "," : "", (*f->table)[i]);
-      return s + ")";
+      return f->mu == 1 ? s + ")" : fmt::format("{}; {})", s, f->mu);
     }
     case FnKind::Layout: return fmt::format("v[{}<-{}]({}, {}, {})", f->range, f->domain, f->mu, f->s, f->outer);
     case FnKind::Compose: return fmt::format("{} o {}", to_string(f->f), to_string(f->g));

@@ -4,7 +4,7 @@
 //   l(N, m):      the gather function of L(N, m): i*n + j -> j*m + i  (n = N/m)
 //   l(a; N, m; mu): of I(a) (x) L(N, m) (x) I(mu): packets of mu, within each of a blocks of
 //                 N mu (a digit swap; the block layouts' transfers, docs/streaming.md)
-//   table(p):     i -> p[i]
+//   table(p; mu): i -> p[i / mu] mu + i mod mu  (packets of mu; mu = 1: a permutation table)
 //   v(n, s, d):   i -> (i / n)*d + (i mod n)*s    (FFTW's howmany/stride/dist layout of a
 //                 batch of transforms of n elements; docs/transforms.md, "Layouts")
 //   f o g:        i -> f(g(i))
@@ -27,7 +27,7 @@ struct IndexFnNode {
   FnKind kind;
   int64_t domain = 0, range = 0;
   Affine base;                                       // H, Q
-  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m, mu; Layout: s, n
+  int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m, mu; Layout: s, n; Table: mu
   int64_t outer = 1;                                 // Stride: a; Layout: d
   std::shared_ptr<const std::vector<int64_t>> table; // Table
   IndexFn f, g;                                      // Compose: f o g
@@ -37,7 +37,7 @@ IndexFn fn_h(int64_t domain, int64_t range, Affine base, int64_t stride);
 IndexFn fn_q(int64_t domain, int64_t range, Affine base, int64_t s, int64_t mu);
 IndexFn fn_stride(int64_t N, int64_t m);
 IndexFn fn_stride(int64_t a, int64_t N, int64_t m, int64_t mu);  // I(a) (x) L(N, m) (x) I(mu)
-IndexFn fn_table(std::vector<int64_t> table);
+IndexFn fn_table(std::vector<int64_t> table, int64_t mu = 1);
 // v(n, s, d) over howmany blocks (s >= 1, d >= 0); an h or l where it is one (d = n s: h;
 // s = howmany, d = 1: l(howmany n, howmany)).
 IndexFn fn_layout(int64_t howmany, int64_t n, int64_t stride, int64_t dist);

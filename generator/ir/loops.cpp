@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -241,8 +242,9 @@ Stmt make_parallel_for(LoopVar var, Stmt body) {
 }
 
 Stmt make_vector_for(LoopVar var, Stmt body, int vector_width) {
-  if (vector_width < 1 || var.extent % vector_width != 0)
-    throw std::invalid_argument(fmt::format("make_vector_for: extent {} is not a multiple of {} lanes", var.extent, vector_width));
+  if (vector_width < 1 || (var.extent % vector_width != 0 && var.extent > vector_width))
+    throw std::invalid_argument(
+        fmt::format("make_vector_for: extent {} is neither a multiple of {} lanes nor below it", var.extent, vector_width));
   if (var.extent < 1) return make_block({});
   StmtNode n{StmtKind::For};
   n.var = var, n.loop_body = std::move(body), n.vector_width = vector_width;
@@ -327,11 +329,12 @@ struct Machine {
     std::vector<Stmt> body = loop.loop_body->kind == StmtKind::Block ? loop.loop_body->body : std::vector<Stmt>{loop.loop_body};
     const auto width = std::size_t(loop.vector_width);
     for (int64_t base = 0; base < loop.var.extent; base += loop.vector_width) {
-      std::vector<std::vector<double>> lanes(width, scalars);
+      const auto active = std::min(width, std::size_t(loop.var.extent - base));  // masked lanes do nothing
+      std::vector<std::vector<double>> lanes(active, scalars);
       for (const Stmt &t : body) {
         if (t->kind == StmtKind::For || t->kind == StmtKind::Block)
           throw std::logic_error("interpret: a vector loop body must be straight-line code");
-        for (std::size_t l = 0; l < width; ++l) {
+        for (std::size_t l = 0; l < active; ++l) {
           env[loop.var.id] = base + int64_t(l);
           std::swap(scalars, lanes[l]);
           run(t);

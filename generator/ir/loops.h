@@ -141,12 +141,15 @@ struct StmtNode {
 Stmt make_block(std::vector<Stmt> body);  // flattens nested blocks
 Stmt make_for(LoopVar var, Stmt body);    // a loop of extent 0 is an empty block
 // A loop whose iterations run vector_width at a time, statement by statement in lockstep
-// (the extent must be a multiple of vector_width; see generator/lower/vectorize_loops.h).
+// (see generator/lower/vectorize_loops.h). The extent is a multiple of vector_width, or below
+// it: one group with the lanes from the extent on masked off (AVX-512 masks, is_masked).
 Stmt make_vector_for(LoopVar var, Stmt body, int vector_width);
 // A loop whose iterations the workers of a parallel region share out (a Sum_par of
 // Sigma-SPL): contiguous blocks of iterations per worker, a barrier after the loop. Only at
 // the top level of a function body (no nested parallel regions); its body is sequential.
 Stmt make_parallel_for(LoopVar var, Stmt body);
+// A vector loop of fewer iterations than lanes (make_vector_for).
+inline bool is_masked(const StmtNode &loop) { return loop.vector_width > 1 && loop.var.extent < loop.vector_width; }
 Stmt make_assign(int scalar, Expr value, bool declare = true, ScalarDecl decl = ScalarDecl::Unscoped);
 Stmt make_store(int buffer, Idx index, int part, Expr value);
 // A Dma statement (DmaTransfer): checks count, block >= 1 and stride >= block when count > 1.

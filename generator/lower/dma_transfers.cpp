@@ -27,6 +27,22 @@ DmaRuns dma_runs(const IndexFn &f, const LoopVar &chunk) {
       runs.strided = eval(f, r * block, env) == first + r * runs.stride;
   }
   if (runs.count > 1 && runs.stride < block) runs.strided = false;  // overlapping or backwards
+  if (!runs.strided) runs.groups = 1, runs.stride = 0;
+  for (int64_t g = runs.count / 2; !runs.strided && g >= 2; --g) {  // the fewest groups of equally spaced runs
+    if (runs.count % g) continue;
+    env[chunk.id] = 0;
+    const int64_t stride = eval(f, block, env) - eval(f, 0, env);
+    bool ok = stride >= block;
+    for (int64_t k = 0; k < chunk.extent && ok; ++k) {
+      env[chunk.id] = k;
+      for (int64_t j = 0; j < runs.count / g && ok; ++j) {
+        const int64_t first = eval(f, j * g * block, env);
+        for (int64_t r = 1; r < g && ok; ++r) ok = eval(f, (j * g + r) * block, env) == first + r * stride;
+      }
+    }
+    if (ok) runs.groups = runs.count / g, runs.stride = stride;
+    if (ok) break;
+  }
   return runs;
 }
 
@@ -38,6 +54,13 @@ Stmt dma_transfer(bool get, int external, const IndexFn &f, const LoopVar &chunk
   if (runs.strided) {
     t.local_index = local_index, t.count = runs.count, t.stride = runs.stride;
     return make_dma(external, apply_index(f, idx_const(0)), t);
+  }
+  if (runs.groups > 1) {  // a loop over the groups, one list each
+    const int64_t per = runs.count / runs.groups;
+    LoopVar group{row_var_id, runs.groups};
+    Idx first = idx_affine(Affine::var(group, per * runs.block));
+    t.local_index = idx_add(local_index, first), t.count = per, t.stride = runs.stride;
+    return make_for(group, make_dma(external, apply_index(f, first), t));
   }
   LoopVar row{row_var_id, runs.count};
   Idx first = idx_affine(Affine::var(row, runs.block));

@@ -1,8 +1,8 @@
 // The block transfers of one G_dma or S_dma (Cell paper sec. 3.2, eqs. (9), (10)): the index
 // function f of a chunk is cut into the longest runs of consecutive elements that every chunk
 // shares ("maximise the packet size", eq. (10)): adjacent rows merge into one block wherever
-// f allows. Equally spaced runs are one strided transfer (a DMA list); otherwise one transfer
-// per run, in a loop over the runs.
+// f allows. Equally spaced runs are one strided transfer (a DMA list); runs in groups that are
+// each equally spaced, one list per group; otherwise one transfer per run, in a loop.
 //
 // Precondition: f uses no loop variable but `chunk` (a Sum_stream at the top of the nest).
 #pragma once
@@ -16,6 +16,9 @@ struct DmaRuns {
   int64_t count = 0;      // runs per chunk
   int64_t stride = 0;     // between run starts, when `strided`
   bool strided = false;   // run r starts at f(0) + r * stride for every chunk
+  // Not strided as a whole: `groups` > 1 groups of count / groups runs, each equally spaced by
+  // `stride` (one DMA list per group: the tiles of the in-place transposes, k rows each).
+  int64_t groups = 1;
 };
 
 // The runs of f (domain C) over every value of the chunk variable; enumerates C * extent points.

@@ -154,8 +154,10 @@ bool in_place_safe(const Sigma &s) {
       const Sigma &first = s->children.front(), &last = s->children.back();
       // S(f) ... G(f) reads what it writes; otherwise (e.g. Sum(j, S(..)) * ... * Sum(k, G(..)),
       // loops that carry their own index functions) compare the positions.
+      // A streamed chunk put where it was got as a set (the in-place transposes of
+      // lower/inplace_passes.h) matches too.
       bool matched = first->kind == SigmaKind::Scatter && last->kind == SigmaKind::Gather
-                         ? same(first->fn, last->fn)
+                         ? same(first->fn, last->fn) || (first->dma && last->dma && same_footprint(s, first, last))
                          : same_footprint(s, first, last);
       if (!matched) return false;
       // A streamed chunk (S_dma ... G_dma of one function) is computed in local memory: all of
@@ -169,6 +171,12 @@ bool in_place_safe(const Sigma &s) {
     }
     default: return false;
   }
+}
+
+// Every factor a Sum_stream (a streamed pass).
+bool every_stage_streamed(const std::vector<Sigma> &factors) {
+  return std::all_of(factors.begin(), factors.end(),
+                     [](const Sigma &f) { return f->kind == SigmaKind::Sum && f->mode == SumMode::Stream; });
 }
 
 // f(i) = b + i: consecutive elements.
@@ -601,6 +609,13 @@ class Codegen {
     bool middle_safe = true;  // F2 .. F(m-1)
     for (std::size_t i = 1; i + 1 < m; ++i) middle_safe &= in_place_safe(factors[i]);
     std::vector<Stmt> stages;
+    if (aliased && same(in.fn, out.fn) && every_stage_streamed(factors) && middle_safe && in_place_safe(factors[0]) &&
+        in_place_safe(factors[m - 1])) {
+      // One buffer, every pass putting each chunk where it got it (the large 1D DFT in place,
+      // lower/inplace_passes.h): every stage in place, no temporary.
+      for (std::size_t i = m; i-- > 0;) stages.push_back(gen(factors[i], out, out));
+      return make_block(std::move(stages));
+    }
     if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn) && !real(out.buffer)) {
       // Every intermediate lives in the output; later stages run in place. Not where the
       // output is scattered (a block of columns of X (x) I(n)): rows a power of two apart

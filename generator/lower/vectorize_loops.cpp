@@ -120,8 +120,10 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
 
 class Vectorizer : public LoopMutator {
  public:
-  Vectorizer(const std::vector<int> &widths, int next_var, std::map<int, int> total_reads, std::set<int> real_buffers)
-      : widths_(widths), next_var_(next_var), total_reads_(std::move(total_reads)), real_buffers_(std::move(real_buffers)) {}
+  Vectorizer(const std::vector<int> &widths, int masked_width, int next_var, std::map<int, int> total_reads,
+             std::set<int> real_buffers)
+      : widths_(widths), masked_width_(masked_width), next_var_(next_var), total_reads_(std::move(total_reads)),
+        real_buffers_(std::move(real_buffers)) {}
 
  protected:
   Stmt mutate_for(const Stmt &s) override {
@@ -141,15 +143,25 @@ class Vectorizer : public LoopMutator {
     return true;
   }
 
+  // One masked group of masked_width_ lanes for `extent` iterations: two or more that no width fits.
+  bool runs_masked(int64_t extent) const {
+    return masked_width_ > 1 && extent >= 2 && extent < masked_width_ &&
+           std::find(widths_.begin(), widths_.end(), extent) == widths_.end();
+  }
+
   std::optional<Stmt> vectorize(const LoopVar &var, const Stmt &body) {
-    auto it = std::find_if(widths_.begin(), widths_.end(), [&](int w) { return w > 1 && w <= var.extent; });
-    if (it == widths_.end()) return std::nullopt;
-    int width = *it;
     std::map<int, int> inside;
     count_scalar_reads(body, inside);
     std::map<int, int> outside;
     for (auto &[scalar, n] : total_reads_)
       if (n > inside[scalar]) outside[scalar] = n - inside[scalar];
+    if (runs_masked(var.extent)) {
+      if (!lockstep_safe(statements_of(body), var.id, int(var.extent), outside, real_buffers_)) return std::nullopt;
+      return make_vector_for(var, body, masked_width_);
+    }
+    auto it = std::find_if(widths_.begin(), widths_.end(), [&](int w) { return w > 1 && w <= var.extent; });
+    if (it == widths_.end()) return std::nullopt;
+    int width = *it;
     if (!lockstep_safe(statements_of(body), var.id, width, outside, real_buffers_)) return std::nullopt;
 
     int64_t main = var.extent - var.extent % width;
@@ -164,6 +176,7 @@ class Vectorizer : public LoopMutator {
   }
 
   const std::vector<int> &widths_;
+  int masked_width_;
   int next_var_;
   std::map<int, int> total_reads_;
   std::set<int> real_buffers_;
@@ -171,14 +184,14 @@ class Vectorizer : public LoopMutator {
 
 }  // namespace
 
-Function vectorize_loops(const Function &f, const std::vector<int> &widths) {
+Function vectorize_loops(const Function &f, const std::vector<int> &widths, int masked_width) {
   if (widths.empty() || !f.body) return f;
   std::map<int, int> reads;
   count_scalar_reads(f.body, reads);
   std::set<int> real_buffers;  // and split ones: neither holds interleaved complex vectors
   for (const Buffer &b : f.buffers)
     if (b.real || b.split) real_buffers.insert(b.id);
-  Vectorizer v(widths, max_var_id(f.body) + 1, std::move(reads), std::move(real_buffers));
+  Vectorizer v(widths, masked_width, max_var_id(f.body) + 1, std::move(reads), std::move(real_buffers));
   Function out = f;
   out.body = v.mutate(f.body);
   return out;

@@ -8,7 +8,11 @@
 // transposes L(2nu, 2) / L(2nu, nu) of split complex format happen in its load/store helpers).
 //
 // The widest width that fits the extent is used; the rest of the iterations run as a loop
-// of narrower vectors or, below the narrowest width, as a scalar loop.
+// of narrower vectors or, below the narrowest width, as a scalar loop. Where the ISA masks
+// lanes (AVX-512), a rest of two or more iterations that no width fits exactly runs instead
+// as one group of masked_width lanes with the lanes past the extent masked off, as does a
+// whole loop below masked_width that no width fits (DFT(60) = 15 x 4: 8 + masked 7 rather
+// than 8 + 4 + 2 + 1 copies of the body).
 #pragma once
 #include <vector>
 
@@ -17,6 +21,7 @@
 namespace splgen::lower {
 
 // widths: real lanes per vector, widest first (vector_widths(isa, precision)); empty keeps f.
-Function vectorize_loops(const Function &f, const std::vector<int> &widths);
+// masked_width: masked_vector_width(isa, precision), 0 for none.
+Function vectorize_loops(const Function &f, const std::vector<int> &widths, int masked_width = 0);
 
 }  // namespace splgen::lower

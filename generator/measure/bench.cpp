@@ -62,11 +62,18 @@ std::vector<Implementation> bench_implementations(const BenchOptions &o) {
   std::vector<Implementation> out;
   const std::string isa = isa_name(o.isa);
   if (streamed_spec(o.spec)) {
-    out.push_back({"splgen_" + isa, "splgen " + isa, true, o.isa});
+    Implementation own{"splgen_" + isa, "splgen " + isa + (o.in_place ? " in place" : ""), true, o.isa};
+    own.in_place = o.in_place;
+    out.push_back(own);
     Implementation sync{"splgen_sync", "splgen sync", true, o.isa};
-    sync.dma = DmaEngine::Sync;
+    sync.dma = DmaEngine::Sync, sync.in_place = o.in_place;
     out.push_back(sync);
     out.push_back({"fftw_measure", "FFTW_MEASURE", false, Isa::Scalar, FftwEffort::Measure});
+    if (o.in_place) {
+      Implementation fftw_in_place{"fftw_measure_inplace", "FFTW_MEASURE in place", false, Isa::Scalar, FftwEffort::Measure};
+      fftw_in_place.in_place = true;
+      out.push_back(fftw_in_place);
+    }
     Implementation floor{"copy_floor", "memcpy floor", false};
     floor.copy = true;
     out.push_back(floor);
@@ -199,6 +206,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
     if (impls[i].tuned) g = o.tune(spec_text, g);
     g.dma = impls[i].dma;
+    g.io.in_place = impls[i].in_place;
     driver::PipelineResult r = driver::run_pipeline(spec_text, g);
     passes = std::max(passes, count_streamed_passes(r.merged));
     sources.push_back(dir.write(g.name + ".cpp", r.source));
@@ -228,6 +236,11 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
       runs[i] = [x, y, reals, passes](std::int64_t times) {
         for (std::int64_t t = 0; t < times * passes; ++t) std::memcpy(y, x, reals * sizeof(T));
       };
+    } else if (impls[i].splgen && impls[i].in_place) {  // NAME(xy): transforms x where it is
+      auto *kernel = lib.symbol<void(T *)>(symbols[i]);
+      runs[i] = [kernel, x](std::int64_t times) {
+        for (std::int64_t t = 0; t < times; ++t) kernel(x);
+      };
     } else if (impls[i].splgen) {
       auto *kernel = lib.symbol<void(T *, const T *)>(symbols[i]);
       runs[i] = [kernel, x, y](std::int64_t times) {
@@ -237,7 +250,8 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
       const FftwRealPlan &plan = real_plans[i].emplace(o.precision, *target.real, n, impls[i].effort, x, y);
       runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
     } else {
-      const FftwPlan &plan = plans[i].emplace(o.precision, target.shape, sign, impls[i].effort, x, y, impls[i].threads);
+      const FftwPlan &plan = plans[i].emplace(o.precision, target.shape, sign, impls[i].effort, x,
+                                              impls[i].in_place ? x : y, impls[i].threads);
       runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
     }
   }
@@ -276,7 +290,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
       continue;
     }
     runs[i](1);
-    std::copy_n(out[i]->get(), out_reals, reinterpret_cast<T *>(output.data()));
+    std::copy_n(impls[i].in_place ? in[i]->get() : out[i]->get(), out_reals, reinterpret_cast<T *>(output.data()));
     row.error[i] = relative_rms_error(output, reference);
     active.push_back(runs[i]);
     active_index.push_back(i);
@@ -330,6 +344,9 @@ BenchResult run_bench(const BenchOptions &o, const BenchProgress &progress) {
   if (streamed_spec(o.spec))
     result.meta.push_back({"streamed", "splgen isa: the copy-thread DMA engine; splgen sync: the synchronous engine; "
                                        "memcpy floor: the data copied once per pass"});
+  if (o.in_place)  // repeated in place, a transform runs on the previous one's output
+    result.meta.push_back({"in_place", "splgen and FFTW_MEASURE in place transform x where it is, each timed run on the "
+                                       "last one's output"});
   if (o.threads > 1) {
     if (!fftw_has_threads()) throw FormulaError("bench --threads: this FFTW3 has no threads library (libfftw3_threads)");
     result.meta.push_back({"threads", fmt::format("{} ({})", o.threads, threading_name(o.threading))});

@@ -48,6 +48,9 @@ struct BenchOptions {
   // FFTW with as many threads and against splgen's own 1-thread kernel (docs/threads.md).
   int threads = 1;
   Threading threading = Threading::OpenMP;
+  // A streamed spec in place (tiled(k)[DFT(n)] --in-place, docs/streaming.md): splgen's NAME(xy)
+  // against FFTW_MEASURE out of place and in place.
+  bool in_place = false;
 };
 
 // One timed implementation: id for machines ("splgen_avx2", "fftw_measure"), label for people
@@ -66,6 +69,8 @@ struct Implementation {
   bool copy = false;
   // bench with a layout (bench_layout.h): the same batch contiguous, interleaved, out of place.
   bool contiguous = false;
+  // In place: splgen's NAME(xy) (GenOptions::io.in_place), FFTW's plan with x == y.
+  bool in_place = false;
 };
 
 struct BenchRow {
@@ -103,7 +108,8 @@ bool streamed_spec(const std::string &spec);
 // the threads, the same with 1 thread, FFTW_MEASURE and FFTW_PATIENT with the threads; with
 // compare_default: splgen (isa) with the rules, splgen default, FFTW_MEASURE, FFTW_PATIENT;
 // for a streamed spec: splgen (isa) with the copy-thread engine, the same with the synchronous
-// engine, FFTW_MEASURE, the bandwidth floor ("memcpy floor": passes x one copy of the data).
+// engine, FFTW_MEASURE, the bandwidth floor ("memcpy floor": passes x one copy of the data);
+// in place, the two splgen kernels in place and FFTW_MEASURE in place after the out-of-place one.
 std::vector<Implementation> bench_implementations(const BenchOptions &options);
 
 // The metadata of a run (spec, direction, isa, precision, cpu, compiler and its version,

@@ -27,6 +27,10 @@ std::vector<int> vector_widths(Isa isa, Precision precision) {
   return {};
 }
 
+int masked_vector_width(Isa isa, Precision precision) {
+  return isa == Isa::Avx512 ? vector_widths(isa, precision).front() : 0;
+}
+
 const std::string &threading_name(Threading t) {
   static const std::string openmp = "openmp", team = "team", spmd = "spmd";
   return t == Threading::OpenMP ? openmp : t == Threading::Team ? team : spmd;

@@ -38,6 +38,9 @@ int cache_line_complex(Precision precision);
 
 // Real lanes per vector register, widest first (AVX2 double: {4, 2}); {} for Scalar.
 std::vector<int> vector_widths(Isa isa, Precision precision);
+// The width whose loads, stores and arithmetic take lane masks (AVX-512F: the 512-bit one), so
+// a loop remainder runs as one masked group; 0 where there are none.
+int masked_vector_width(Isa isa, Precision precision);
 // Whether the ISA has fused multiply-add (AVX2 here means AVX2 + FMA, as on every AVX2 CPU).
 bool has_fma(Isa isa);
 

@@ -1,21 +1,52 @@
-// LoopVisitor / LoopMutator (generator/ir/loop_visitor.h) and the passes before printing
-// (scope_declarations, remove_dead_code).
+// LoopVisitor / LoopMutator (generator/ir/loop_visitor.h), the vectoriser's loop shapes and
+// the passes before printing (scope_declarations, remove_dead_code).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include "generator/ir/dense.h"
 #include "generator/ir/loop_visitor.h"
 #include "generator/lower/remove_dead_code.h"
 #include "generator/lower/scope_declarations.h"
+#include "generator/lower/vectorize_loops.h"
 
 namespace splgen {
 namespace {
 
 Idx at(LoopVar v, int64_t c = 0) { return idx_affine(Affine::var(v) + Affine::constant(c)); }
 
-Function function(Stmt body) {
-  std::vector<Buffer> buffers = {Buffer{0, BufferRole::Input, 4, "x", {}, {}}, Buffer{1, BufferRole::Output, 4, "y", {}, {}}};
-  return Function{"k", 4, 4, std::move(buffers), 4, std::move(body)};
+Function function(Stmt body, int64_t n = 4) {
+  std::vector<Buffer> buffers = {Buffer{0, BufferRole::Input, n, "x", {}, {}}, Buffer{1, BufferRole::Output, n, "y", {}, {}}};
+  return Function{"k", n, n, std::move(buffers), n, std::move(body)};
+}
+
+// y[i] = 2 x[i] for i < n, both parts: the loops the vectoriser makes, as (extent, width).
+std::vector<std::pair<int64_t, int>> vector_loops_of(int64_t n, const std::vector<int> &widths, int masked_width) {
+  LoopVar i{0, n};
+  Stmt body = make_block({make_store(1, at(i), 0, e_mul(e_const(2), e_load(0, at(i), 0))),
+                          make_store(1, at(i), 1, e_mul(e_const(2), e_load(0, at(i), 1)))});
+  Function f = lower::vectorize_loops(function(make_for(i, body), n), widths, masked_width);
+  std::vector<std::pair<int64_t, int>> loops;
+  for (const Stmt &s : statements_of(f.body))
+    if (s->kind == StmtKind::For) loops.emplace_back(s->var.extent, s->vector_width);
+  EXPECT_LT(max_abs_difference(to_dense(f), to_dense(make_diag(std::vector<cplx>(std::size_t(n), 2.0)))), 1e-12) << "n=" << n;
+  return loops;
+}
+
+using Loops = std::vector<std::pair<int64_t, int>>;
+
+TEST(VectorizeLoops, RemaindersNarrowerOrMasked) {
+  // AVX2 double: the rest in narrower vectors, then scalar
+  EXPECT_EQ(vector_loops_of(15, {4, 2}, 0), (Loops{{12, 4}, {2, 2}, {1, 1}}));
+  // AVX-512 double: a rest of two or more that no width fits runs as one masked group of 8
+  EXPECT_EQ(vector_loops_of(15, {8, 4, 2}, 8), (Loops{{8, 8}, {7, 8}}));
+  EXPECT_EQ(vector_loops_of(7, {8, 4, 2}, 8), (Loops{{7, 8}}));
+  EXPECT_EQ(vector_loops_of(12, {8, 4, 2}, 8), (Loops{{8, 8}, {4, 4}}));  // a width fits: no mask
+  EXPECT_EQ(vector_loops_of(9, {8, 4, 2}, 8), (Loops{{8, 8}, {1, 1}}));   // one left: scalar
+  EXPECT_EQ(vector_loops_of(4, {8, 4, 2}, 8), (Loops{{4, 4}}));
+  // AVX-512 float
+  EXPECT_EQ(vector_loops_of(30, {16, 8, 4}, 16), (Loops{{16, 16}, {14, 16}}));
+  EXPECT_THROW(make_vector_for(LoopVar{0, 12}, make_block({}), 8), std::invalid_argument);
 }
 
 TEST(LoopVisitor, MutatorKeepsUntouchedSubtrees) {
