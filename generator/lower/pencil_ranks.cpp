@@ -79,7 +79,7 @@ RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int ove
   const int64_t a0 = m / p0, b1 = n / p1, c1 = r / p1, b0 = n / p0, K = overlap;
   if (K < 1 || a0 % K)
     throw FormulaError(fmt::format("--overlap {}: the chunks split the {} rows of m each rank holds (m/p0 = {}/{}), which {} "
-                                   "does not divide", K, a0, m, p0, K));
+                                   "does not divide (docs/mpi.md)", K, a0, m, p0, K));
   const int64_t ak = a0 / K;  // of those rows, a chunk's
   RankProgram p;
   p.ranks = int(p0 * p1), p.points = m * n * r, p.local = p.points / p.ranks;
