@@ -38,6 +38,8 @@ struct BenchArgs {
   std::string format = "interleaved";  // --format
   std::string target = "cpp";  // --target mpi: distributed kernels against FFTW-MPI (docs/mpi.md)
   int ranks = 1;               // --ranks P
+  std::string decomposition = "slab", grid;  // --decomposition slab|pencil, --grid P0xP1 (3D)
+  int overlap = 1;                            // --overlap K (pencils)
 };
 
 // Adds the subcommand and its options, stored into args.

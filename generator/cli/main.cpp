@@ -128,6 +128,9 @@ struct Options {
   std::string format = "interleaved";   // --format
   int ranks = 1;                        // --ranks P (--target mpi)
   std::string distribution = "block";   // --distribution block|cyclic
+  std::string decomposition = "slab";   // --decomposition slab|pencil
+  std::string grid;                     // --grid P0xP1
+  int overlap = 1;                      // --overlap K
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -151,6 +154,10 @@ driver::GenOptions gen_options(const Options &o) {
   g.stream = o.stream;
   g.ranks = o.ranks;
   g.distribution = o.distribution == "cyclic" ? lower::Distribution::Cyclic : lower::Distribution::Block;  // IsMember
+  g.decomposition = o.decomposition == "pencil" ? lower::Decomposition::Pencil : lower::Decomposition::Slab;  // IsMember
+  g.grid = parse_grid(o.grid);
+  g.overlap = o.overlap;
+  if (g.grid[0] > 0 && g.ranks <= 1) g.ranks = g.grid[0] * g.grid[1];  // --grid alone says the ranks
   g.layout = o.layout == "block"        ? lower::DataLayout::Block
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
@@ -221,6 +228,7 @@ void add_target_options(CLI::App *cmd, Options &o) {
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
   add_io_layout_options(cmd, o.io, o.format);
   add_ranks_options(cmd, o.ranks, o.distribution);
+  add_decomposition_options(cmd, o.decomposition, o.grid, o.overlap);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

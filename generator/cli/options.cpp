@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "generator/cli/command_error.h"
@@ -60,6 +61,29 @@ void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution) {
                   "How x and y are spread over the ranks: block (FFTW-MPI's), or cyclic (packets; fewer exchanges)")
       ->check(CLI::IsMember({"block", "cyclic"}))
       ->capture_default_str();
+}
+
+void add_decomposition_options(CLI::App *cmd, std::string &decomposition, std::string &grid, int &overlap) {
+  cmd->add_option("--decomposition", decomposition,
+                  "3D distributed kernels: slab (ranks split the first dimension) or pencil (a p0 x p1 grid of ranks)")
+      ->check(CLI::IsMember({"slab", "pencil"}))
+      ->capture_default_str();
+  cmd->add_option("--grid", grid, "--decomposition pencil: the grid of ranks (default: the squarest that fits)")
+      ->type_name("P0xP1");
+  cmd->add_option("--overlap", overlap,
+                  "--decomposition pencil: each exchange in K chunks (MPI_Ialltoall), overlapping the compute on the others")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("K");
+}
+
+std::array<int, 2> parse_grid(const std::string &grid) {
+  if (grid.empty()) return {0, 0};
+  int p0 = 0, p1 = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(grid.c_str(), "%d%c%d%c", &p0, &x, &p1, &extra) != 3 || x != 'x' || p0 < 1 || p1 < 1 || p0 > (1 << 20) ||
+      p1 > (1 << 20))
+    throw CommandError(kExitUsage, fmt::format("--grid {}: not P0xP1 (two rank counts, such as 2x4)", grid));
+  return {p0, p1};
 }
 
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,

@@ -14,6 +14,7 @@
 #include "generator/ir/loop_program.h"
 #include "generator/ir/sigma.h"
 #include "generator/lower/distribute_ranks.h"
+#include "generator/lower/pencil_ranks.h"
 #include "generator/lower/layout_passes.h"
 #include "generator/target/target.h"
 
@@ -56,6 +57,13 @@ struct GenOptions {
   // spread over the ranks.
   int ranks = 1;
   lower::Distribution distribution = lower::Distribution::Block;
+  // 3D: slabs (one dimension split, the par rules) or pencils on a p0 x p1 grid of ranks
+  // (lower/pencil_ranks.h); grid {0, 0}: pencil_grid's rule.
+  lower::Decomposition decomposition = lower::Decomposition::Slab;
+  std::array<int, 2> grid{};
+  // > 1: a pencil kernel's exchanges in this many chunks, each overlapping the compute on the
+  // chunk before it (docs/mpi.md, "Overlap").
+  int overlap = 1;
   // false: no size limit (splgen model: the stages up to merge, no code; driver/scale_model.h)
   bool size_limits = true;
 };
