@@ -17,7 +17,7 @@ Idx at(LoopVar v, int64_t c = 0) { return idx_affine(Affine::var(v) + Affine::co
 
 Function function(Stmt body, int64_t n = 4) {
   std::vector<Buffer> buffers = {Buffer{0, BufferRole::Input, n, "x", {}, {}}, Buffer{1, BufferRole::Output, n, "y", {}, {}}};
-  return Function{"k", n, n, std::move(buffers), n, std::move(body)};
+  return Function{"k", n, n, std::move(buffers), 4, std::move(body)};
 }
 
 // y[i] = 2 x[i] for i < n, both parts: the loops the vectoriser makes, as (extent, width).
