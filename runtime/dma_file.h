@@ -4,12 +4,13 @@
 // file's direct-I/O alignment (statx, else kDirectAlignment); otherwise through the page cache.
 // A whole block list moves in one system call where it can (docs/streaming.md, "Out of core"):
 // contiguous blocks as one pread/pwrite; aligned strided blocks as one Linux AIO submission of
-// all of them (direct, so the device serves them in parallel); a get whose blocks fill at least
-// half of the span they lie in as one pread of the span, scattered in memory. Other strided
-// lists go block by block through the page cache (measured faster there than a buffered AIO
-// submission). Once one transfer went through the page cache, all later ones do: a direct
-// transfer after buffered writes makes the kernel flush the range first. POSIX (Linux for
-// O_DIRECT and AIO). Installed as <splgen/runtime/dma_file.h>.
+// all of them (direct, so the device serves them in parallel); other strided lists (small or
+// unaligned blocks) by memcpy through a shared mapping of the file, after one fstat (measured
+// on 512 B rows in the page cache: pread per block 0.26 s per 256 MiB, a buffered AIO
+// submission per list 0.45 s, the mapping 0.02-0.04 s). Once one transfer went through the
+// page cache, all later ones do: a direct transfer after buffered writes makes the kernel
+// flush the range first, and the mapping must not go stale. POSIX (Linux for O_DIRECT and
+// AIO). Installed as <splgen/runtime/dma_file.h>.
 //
 //   splgen::runtime::file_store in("data.bin", splgen::runtime::file_store::read_only);
 //   splgen::runtime::file_store out("out.bin", splgen::runtime::file_store::create, bytes);
@@ -18,6 +19,7 @@
 // created (with the system's reason), a read past its end ("too short"), a failed write.
 #pragma once
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -77,6 +79,7 @@ class file_store final : public external_store {
 #ifdef __linux__
     if (aio_ != 0) ::syscall(SYS_io_destroy, aio_);
 #endif
+    if (map_ != nullptr) ::munmap(map_, std::size_t(size_));
     if (direct_fd_ >= 0) ::close(direct_fd_);
     if (fd_ >= 0) ::close(fd_);
     if (mode_ == create && !committed_ && fd_ >= 0) ::unlink(temp_.c_str());
@@ -135,23 +138,20 @@ class file_store final : public external_store {
 
   void read_list(void *local, const block_list &list) override {
     auto *p = static_cast<unsigned char *>(local);
-    const std::uint64_t span = list.end() - list.offset;
     if (list.count == 1 || list.stride == list.block_bytes) return read(p, list.offset, list.bytes());
     if (list_direct(p, list)) return direct_list(true, p, list);
-    if (span <= 2 * list.bytes()) {  // the gaps cost less than the calls: read the span, scatter
-      if (span_.size() < span) span_.assign(std::size_t(span), 0);
-      read(span_.data(), list.offset, span);
-      for (std::uint64_t i = 0; i < list.count; ++i)
-        std::memcpy(p + i * list.block_bytes, span_.data() + i * list.stride, std::size_t(list.block_bytes));
-      return;
-    }
-    external_store::read_list(local, list);
+    unsigned char *m = mapped(list);
+    for (std::uint64_t i = 0; i < list.count; ++i)
+      std::memcpy(p + i * list.block_bytes, m + list.offset + i * list.stride, std::size_t(list.block_bytes));
   }
   void write_list(const block_list &list, const void *local) override {
     auto *p = static_cast<unsigned char *>(const_cast<void *>(local));
+    if (mode_ == read_only) throw std::logic_error(path_ + ": put into a file opened read-only");
     if (list.count == 1 || list.stride == list.block_bytes) return write(list.offset, p, list.bytes());
     if (list_direct(p, list)) return direct_list(false, p, list);
-    external_store::write_list(list, local);
+    unsigned char *m = mapped(list);
+    for (std::uint64_t i = 0; i < list.count; ++i)
+      std::memcpy(m + list.offset + i * list.stride, p + i * list.block_bytes, std::size_t(list.block_bytes));
   }
 
   // create mode: the data go to PATH.tmp.PID; commit() renames it over PATH (after fsync), so
@@ -228,6 +228,25 @@ class file_store final : public external_store {
     (void)get, (void)p, (void)l;
 #endif
   }
+  // The file mapped shared (page cache, coherent with pread/pwrite) for strided lists of small
+  // blocks: memcpy per block instead of a system call per block (measured 6-15x faster for
+  // 512 B - 2 KiB rows in the page cache). One fstat per list first: a file that shrank is a
+  // "too short" error, not a SIGBUS (unless it shrinks during the copy).
+  unsigned char *mapped(const block_list &l) {
+    drop_direct();
+    struct stat st {};
+    ++calls_;
+    if (::fstat(fd_, &st) != 0) fail("cannot stat");
+    if (std::uint64_t(st.st_size) < l.end())
+      throw std::runtime_error(path_ + ": too short: needs " + std::to_string(l.end()) + " bytes, has " +
+                               std::to_string(st.st_size));
+    if (map_ == nullptr) {
+      void *m = ::mmap(nullptr, std::size_t(size_), mode_ == read_only ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+      if (m == MAP_FAILED) fail("cannot map");
+      map_ = static_cast<unsigned char *>(m);
+    }
+    return map_;
+  }
   int drop_direct() {
     if (direct_fd_ >= 0) ::close(direct_fd_);
     direct_fd_ = -1;
@@ -242,7 +261,7 @@ class file_store final : public external_store {
   int fd_ = -1, direct_fd_ = -1;
   std::uint64_t size_ = 0;
   std::uint64_t direct_transfers_ = 0, calls_ = 0, align_ = kDirectAlignment;
-  std::vector<unsigned char> span_;
+  unsigned char *map_ = nullptr;
 #ifdef __linux__
   std::mutex aio_mutex_;
   aio_context_t aio_ = 0;
