@@ -154,6 +154,11 @@ class file_store final : public external_store {
       std::memcpy(m + list.offset + i * list.stride, p + i * list.block_bytes, std::size_t(list.block_bytes));
   }
 
+  // The data written so far on the device (fdatasync).
+  void sync() {
+    if (::fdatasync(fd_) != 0) fail("cannot sync");
+  }
+
   // create mode: the data go to PATH.tmp.PID; commit() renames it over PATH (after fsync), so
   // a run that fails or is abandoned never leaves a half-written file in place of a good one.
   void commit() {

@@ -20,9 +20,14 @@ constexpr int64_t kMaxPoints = int64_t(1) << 24;
 // DFT(2097143) 472 MB in 64 s and 2 GB of memory, before the table cache of functions.cpp).
 constexpr int64_t kMaxPrimeFactor = int64_t(1) << 18;
 
+// Points of the in-place large 1D kernel, tiled(k)[DFT(n)] --in-place (docs/streaming.md,
+// "Large 1D in place"): its code does not grow with n (the local DFTs are of sqrt(n), the
+// tile-pair table has (sqrt(n)/k)^2 entries); `gen` times in docs/cli.md, "Size limits".
+constexpr int64_t kMaxInplacePoints = int64_t(1) << 30;
+
 // Throws FormulaError (one line, naming the limit) when the spec or one of its DFTs is too large.
 // A distributed kernel (docs/mpi.md) of `ranks` ranks is the code of one rank: the limit is on
-// its part of the points.
-void check_size_limits(const Spl &spec, int64_t ranks = 1);
+// its part of the points. `inplace`: the spec is an in-place large 1D kernel (kMaxInplacePoints).
+void check_size_limits(const Spl &spec, int64_t ranks = 1, bool inplace = false);
 
 }  // namespace splgen::driver
