@@ -12,7 +12,7 @@ namespace {
 void check_dft_size(const Spl &dft, int64_t n, int64_t ranks, int64_t max_points) {
   if (n / ranks > max_points)
     throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^{} = {} points{} (docs/cli.md, "
-                                   "\"Size limits\")", print(dft), n, max_points == kMaxPoints ? 24 : 30, max_points,
+                                   "\"Size limits\")", print(dft), n, max_points == kMaxPoints ? 24 : 28, max_points,
                                    max_points == kMaxPoints ? "" : " for the in-place large 1D kernel"));
   if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
     throw FormulaError(fmt::format("{}: the prime factor {} is above splgen's size limit for prime factors of a DFT, "

@@ -70,12 +70,12 @@ TEST_F(RunFileCliTest, RunsStreamedKernelsOnFilesLargerThanTheLocalMemory) {
   for (const Case &c : {Case{"tiled(4)[DFT(1024)]", 1024, true, "8192"}, Case{"stream(16)[DFT(1024)]", 1024, false, "4096"}}) {
     const std::vector<cx> x = random_input(c.n);
     write("in.bin", x);
-    std::vector<std::string> args = {"run-file", c.spec, "--file", "in.bin", "-o", "out.bin", "--local-memory",
+    std::vector<std::string> args = {"run-file", c.spec, "--file", path("in.bin"), "-o", path("out.bin"), "--local-memory",
                                      c.local_memory, "--isa", "scalar", "--flags=-O1"};
     if (c.in_place) args.push_back("--in-place");
     ProgramResult r = splgen(args);
     ASSERT_EQ(r.exit_code, 0) << c.spec << "\n" << r.err << r.out;
-    for (const char *part : {"x the bound", "transfer bound", "blocks got", "wrote out.bin"})
+    for (const std::string &part : std::vector<std::string>{"x the bound", "transfer bound", "blocks got", "wrote " + path("out.bin")})
       EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
     EXPECT_EQ(read("in.bin"), x) << c.spec;
     const std::vector<cx> y = read("out.bin");
@@ -85,7 +85,7 @@ TEST_F(RunFileCliTest, RunsStreamedKernelsOnFilesLargerThanTheLocalMemory) {
   // in place onto the input itself: replaced whole, by the transform
   const std::vector<cx> x = random_input(1024);
   write("data.bin", x);
-  ASSERT_EQ(splgen({"run-file", "tiled(4)[DFT(1024)]", "--in-place", "--file", "data.bin", "-o", "data.bin",
+  ASSERT_EQ(splgen({"run-file", "tiled(4)[DFT(1024)]", "--in-place", "--file", path("data.bin"), "-o", path("data.bin"),
                     "--local-memory", "8192", "--isa", "scalar", "--flags=-O1"}).exit_code, 0);
   EXPECT_LT(dft_error(x, read("data.bin")), 1e-14);
 }
@@ -94,23 +94,23 @@ TEST_F(RunFileCliTest, BadInputIsOneLineAndLeavesTheOldOutput) {
   const std::vector<cx> old = random_input(16);
   write("out.bin", old);
   write("short.bin", random_input(1023));
-  const std::vector<std::string> tail = {"-o", "out.bin", "--in-place", "--local-memory", "8192", "--isa", "scalar"};
+  const std::vector<std::string> tail = {"-o", path("out.bin"), "--in-place", "--local-memory", "8192", "--isa", "scalar"};
   auto with = [&tail](std::vector<std::string> head) {
     head.insert(head.end(), tail.begin(), tail.end());
     return head;
   };
-  expect_error(with({"run-file", "tiled(4)[DFT(1024)]", "--file", "short.bin"}),
-               "--file short.bin: holds 16368 bytes; tiled(4)[ DFT(1024) ] needs 1024 complex double = 16384 bytes");
-  expect_error(with({"run-file", "tiled(4)[DFT(1024)]", "--file", "missing.bin"}), "--file missing.bin: not a readable regular file");
+  expect_error(with({"run-file", "tiled(4)[DFT(1024)]", "--file", path("short.bin")}),
+               "short.bin: holds 16368 bytes; tiled(4)[ DFT(1024) ] needs 1024 complex double = 16384 bytes");
+  expect_error(with({"run-file", "tiled(4)[DFT(1024)]", "--file", path("missing.bin")}), "missing.bin: not a readable regular file");
   write("in.bin", random_input(1024));
-  expect_error({"run-file", "tiled(4)[DFT(1024)]", "--file", "in.bin", "-o", "no_such_dir/out.bin", "--in-place",
+  expect_error({"run-file", "tiled(4)[DFT(1024)]", "--file", path("in.bin"), "-o", path("no_such_dir/out.bin"), "--in-place",
                 "--local-memory", "8192", "--isa", "scalar"},
                "no_such_dir/out.bin: cannot open for writing: No such file or directory", 3);
   write("in64.bin", random_input(64));
-  expect_error({"run-file", "DFT(64)", "--file", "in64.bin", "-o", "out.bin"}, "has no");
-  expect_error({"run-file", "tiled(4)[DFT(1024)]", "--file", "in.bin", "-o", "out.bin", "--in-place", "--local-memory", "100"},
+  expect_error({"run-file", "DFT(64)", "--file", path("in64.bin"), "-o", path("out.bin")}, "has no");
+  expect_error({"run-file", "tiled(4)[DFT(1024)]", "--file", path("in.bin"), "-o", path("out.bin"), "--in-place", "--local-memory", "100"},
                "too small");
-  expect_error({"run-file", "tiled(4)[DFT(1024)]", "-o", "out.bin"}, "--file");
+  expect_error({"run-file", "tiled(4)[DFT(1024)]", "-o", path("out.bin")}, "--file");
   EXPECT_EQ(read("out.bin"), old);
 }
 
