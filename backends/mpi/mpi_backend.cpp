@@ -62,11 +62,31 @@ std::vector<std::string> step_outputs(std::size_t steps) {
   return out;
 }
 
+// The communicator of each group an exchange runs in (RankGroup): `comm` itself, or one made by
+// MPI_Comm_split for a row or column of a pencil grid. They are made on every call and freed
+// before it returns (an object's destructor, on every path): the kernel keeps no state between
+// calls, so nothing outlives a communicator the caller frees; a split is one all-gather of P
+// ints, microseconds against exchanges of megabytes (docs/mpi.md, "Pencils").
+std::vector<RankGroup> groups_of(const RankLoops &r) {
+  std::vector<RankGroup> groups;
+  for (const RankLoops::Step &s : r.steps) {
+    if (!s.exchange || !s.group.size) continue;
+    bool known = false;
+    for (const RankGroup &g : groups) known |= g.size == s.group.size && g.stride == s.group.stride;
+    if (!known) groups.push_back(s.group);
+  }
+  return groups;
+}
+
+std::string group_comm(const std::vector<RankGroup> &groups, const RankGroup &g) {
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    if (g.size && groups[i].size == g.size && groups[i].stride == g.stride) return fmt::format("groups.comm[{}]", i);
+  return "comm";
+}
+
 std::string kernel_body(const RankLoops &r, const std::string &name, Precision p) {
   const std::vector<std::string> out = step_outputs(r.steps.size());
   const bool scratch = std::count(out.begin(), out.end(), "t") > 0;
-  const int64_t block = 2 * (r.local / r.ranks);  // reals each rank sends to each
-  if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
   const std::string real = real_type(p), mpi_real = p == Precision::Float ? "MPI_FLOAT" : "MPI_DOUBLE";
   std::string s = fmt::format("extern \"C\" {} {{\n", declaration(name, p));
   s += "  int ranks = 0, rank = 0;\n"
@@ -84,14 +104,65 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
        "  if (!all) return MPI_ERR_BUFFER;\n";
   if (scratch) s += fmt::format("  {} *const t = scratch.data();\n", real);
   s += "  int err = MPI_SUCCESS;\n";
+  const std::vector<RankGroup> groups = groups_of(r);
+  if (!groups.empty()) {
+    s += fmt::format("  struct Groups {{  // the grid's rows and columns, freed on every return\n"
+                     "    MPI_Comm comm[{0}];\n"
+                     "    Groups() {{\n      for (MPI_Comm &c : comm) c = MPI_COMM_NULL;\n    }}\n"
+                     "    ~Groups() {{\n      for (MPI_Comm &c : comm)\n        if (c != MPI_COMM_NULL) MPI_Comm_free(&c);\n    }}\n"
+                     "  }} groups;\n", groups.size());
+    for (std::size_t i = 0; i < groups.size(); ++i)  // color: the group's first rank; key: the place in it
+      s += fmt::format("  if ((err = MPI_Comm_split(comm, rank - rank / {0} % {1} * {0}, rank / {0} % {1}, &groups.comm[{2}])) != "
+                       "MPI_SUCCESS) return err;\n", groups[i].stride, groups[i].size, i);
+  }
+  // --overlap K (docs/mpi.md, "Overlap"): a chunked exchange's K MPI_Ialltoall, each started as
+  // soon as the step before has written its chunk and waited for just before the step after
+  // reads that chunk; the compute on one chunk runs while the others are in flight.
+  int chunked = 0;
+  for (const RankLoops::Step &step : r.steps) chunked += step.exchange && step.chunks > 1;
+  if (chunked)
+    s += fmt::format("  struct Requests {{  // in flight; waited for on every return, so no buffer is left in use\n"
+                     "    MPI_Request r[{0}][{1}];\n"
+                     "    Requests() {{\n      for (auto &e : r)\n        for (MPI_Request &q : e) q = MPI_REQUEST_NULL;\n    }}\n"
+                     "    ~Requests() {{\n      for (auto &e : r) MPI_Waitall({1}, e, MPI_STATUSES_IGNORE);\n    }}\n"
+                     "  }} requests;\n", chunked, r.steps.front().chunks);
+  auto chunked_exchange = [&](std::size_t i) { return i < r.steps.size() && r.steps[i].exchange && r.steps[i].chunks > 1; };
+  std::vector<int> request(r.steps.size(), -1);  // a chunked exchange's row of requests
+  for (std::size_t i = 0, e = 0; i < r.steps.size(); ++i)
+    if (chunked_exchange(i)) request[i] = int(e++);
   std::string in = "x";
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const RankLoops::Step &step = r.steps[i];
-    if (step.exchange)
-      s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, comm)) != MPI_SUCCESS) return err;\n", in,
-                       out[i], block, mpi_real);
-    else
+    const int64_t group = step.group.size ? step.group.size : r.ranks, slice = r.local / step.chunks;
+    const int64_t block = 2 * (slice / group);  // reals each rank sends to each (of a chunk)
+    if (block > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange block does not fit an MPI count (int)");
+    const std::string comm = group_comm(groups, step.group);
+    if (step.exchange && step.chunks > 1) {  // started by the step before, in its loop
+      if (i == 0 || r.steps[i - 1].exchange || r.steps[i - 1].chunks != step.chunks)
+        throw std::invalid_argument("emit_mpi: a chunked exchange without a chunked step before it");
+    } else if (step.exchange) {
+      s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, {4})) != MPI_SUCCESS) return err;\n", in,
+                       out[i], block, mpi_real, comm);
+    } else if (step.chunks == 1) {
       s += fmt::format("  {}_unit::{}({}, {}, rank);\n", step.local.name, step.local.name, out[i], in);
+    } else {
+      s += fmt::format("  for (int c = 0; c < {}; ++c) {{\n", step.chunks);
+      if (chunked_exchange(i - 1))
+        s += fmt::format("    if ((err = MPI_Wait(&requests.r[{}][c], MPI_STATUS_IGNORE)) != MPI_SUCCESS) return err;\n",
+                         request[i - 1]);
+      s += fmt::format("    {0}_unit::{0}({1} + c * {3}, {2} + c * {3}, rank);\n", step.local.name, out[i], in, 2 * slice);
+      if (chunked_exchange(i + 1)) {
+        const RankLoops::Step &x = r.steps[i + 1];
+        const int64_t xblock = 2 * (slice / (x.group.size ? x.group.size : r.ranks));
+        s += fmt::format("    if ((err = MPI_Ialltoall({0} + c * {2}, {3}, {4}, {1} + c * {2}, {3}, {4}, {5}, &requests.r[{6}][c])) "
+                         "!= MPI_SUCCESS)\n      return err;\n", out[i], out[i + 1], 2 * slice, xblock, mpi_real,
+                         group_comm(groups, x.group), request[i + 1]);
+      }
+      s += "  }\n";
+      if (chunked_exchange(i + 1) && !(i + 2 < r.steps.size() && r.steps[i + 2].chunks > 1))
+        s += fmt::format("  if ((err = MPI_Waitall({}, requests.r[{}], MPI_STATUSES_IGNORE)) != MPI_SUCCESS) return err;\n",
+                         step.chunks, request[i + 1]);
+    }
     in = out[i];
   }
   return s + "  return MPI_SUCCESS;\n}\n";
@@ -108,6 +179,18 @@ std::vector<std::string> distribution_lines(const RankLoops &r) {
   };
   int exchanges = 0;
   for (const RankLoops::Step &s : r.steps) exchanges += s.exchange;
+  if (r.grid[0] > 0) {
+    const int64_t m = r.dims[0], n = r.dims[1], q = r.dims[2], p0 = r.grid[0], p1 = r.grid[1];
+    return {fmt::format("distributed: {} MPI ranks, {} points each, pencils of a {} x {} grid (rank k = a*{} + b); {} all-to-all "
+                        "exchanges (in rows, then columns of the grid); NAME(y, x, comm) on every rank of a communicator of {} "
+                        "ranks (docs/mpi.md)", r.ranks, r.local, p0, p1, p1, exchanges, r.ranks),
+            fmt::format("x: {} x {} x {} row-major; rank (a, b) holds x[a*{} + i][b*{} + j][t], i < {}, j < {}, t < {} (FFTW-MPI's "
+                        "local_n0 = {}, local_0_start = a*{}; local_n1 = {}, local_1_start = b*{})", m, n, q, m / p0, n / p1,
+                        m / p0, n / p1, q, m / p0, m / p0, n / p1, n / p1),
+            fmt::format("y: {} x {} x {} row-major; rank (a, b) holds y[i][a*{} + j][b*{} + t], i < {}, j < {}, t < {} (local_n1 = "
+                        "{}, local_1_start = a*{}; local_n2 = {}, local_2_start = b*{})", m, n, q, n / p0, q / p1, m, n / p0,
+                        q / p1, n / p0, n / p0, q / p1, q / p1)};
+  }
   return {fmt::format("distributed: {} MPI ranks, {} points each; {} all-to-all exchanges; NAME(y, x, comm) on every rank "
                       "of a communicator of {} ranks (docs/mpi.md)", r.ranks, r.local, exchanges, r.ranks),
           part("x", r.x_packet), part("y", r.y_packet)};

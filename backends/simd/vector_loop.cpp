@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -50,7 +51,7 @@ class Printer {
     flush_store_groups();
     std::string v = var_name(var_.id);
     std::string out = pad(depth_) + fmt::format("for (long {0} = 0; {0} < {1}; {0} += {2}) {{\n", v, var_.extent, kind_.lanes);
-    if (masked_lanes_used_)  // what the masked-off lanes of per-lane accesses read and write: one register
+    if (masked_lanes_used_)
       out += pad(depth_ + 1) + fmt::format("alignas(64) {} {}[{}] = {{}};\n",
                                            kind_.precision == Precision::Double ? "double" : "float", kMaskedLanes, kind_.lanes);
     out += body_;
@@ -85,7 +86,9 @@ class Printer {
 
   // Pointers to the complex element `index` for each register lane, in register order
   // (register lane k computes iteration lane_order()[k] of the group).
-  // A masked-off lane's pointer is to kMaskedLanes.
+  // A masked-off lane's pointer is to kMaskedLanes, one register of scratch: what it reads is
+  // never stored elsewhere, what it stores is never read (a masked contiguous load gives such a
+  // lane zeros, not a copy of an active lane's data, so it must not store to real addresses).
   std::vector<std::string> lane_pointers(int buffer, const Idx &index) {
     std::vector<std::string> out;
     for (int l : kind_.lane_order()) {

@@ -74,6 +74,7 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   o.flags = a.flags;
   o.codelet_max = a.codelet_max;
   o.top_codelet_max = a.top_codelet_max;
+  o.masked_remainders = a.masked_remainders;
   o.threads = a.threads;
   o.threading = *parse_threading(a.threading);  // checked by CLI::IsMember
   return o;
@@ -127,6 +128,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_flag("--quiet", a.quiet, "No progress on standard error");
   add_threads_options(cmd, a.threads, a.threading);
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
+  add_masked_remainders_flag(cmd, a.masked_remainders);
   add_io_layout_options(cmd, a.io, a.format);
   cmd->add_option("--target", a.target, "cpp, or mpi: distributed kernels on --ranks processes against FFTW-MPI")
       ->check(CLI::IsMember({"cpp", "mpi"}))
@@ -134,6 +136,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_option("--ranks", a.ranks, "--target mpi: MPI processes (mpirun -np P on this machine)")
       ->check(CLI::Range(2, 1024))
       ->type_name("P");
+  add_decomposition_options(cmd, a.decomposition, a.grid, a.overlap);
   cmd->add_option("--wisdom", a.wisdom,
                   "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")
       ->type_name("FILE");
@@ -158,6 +161,8 @@ int run_mpi_bench(const BenchArgs &a, Isa isa) {
   else
     o.specs.push_back(a.spec);
   o.ranks = a.ranks, o.precision = precision_from_option(a.precision), o.isa = isa, o.inverse = a.inverse;
+  o.decomposition = a.decomposition == "pencil" ? lower::Decomposition::Pencil : lower::Decomposition::Slab;  // IsMember
+  o.grid = parse_grid(a.grid), o.overlap = a.overlap;
   if (a.reps > 0) o.repetitions = a.reps;
   o.flags = a.flags;
   auto progress = [&](const std::string &text) {
@@ -184,6 +189,8 @@ int run_bench(const BenchArgs &a) {
     throw CommandError(kExitUsage, "bench needs SPEC or --sizes (see 'splgen bench --help')");
   if (a.target == "mpi") return run_mpi_bench(a, runnable_isa(a.isa));
   if (a.ranks > 1) throw CommandError(kExitUsage, "--ranks needs --target mpi");
+  if (a.decomposition != "slab" || !a.grid.empty() || a.overlap > 1)
+    throw CommandError(kExitUsage, "--decomposition, --grid and --overlap need --target mpi");
   if (!a.spec.empty() && !a.sizes.empty() && size_template_kind(a.spec).empty())
     throw CommandError(kExitUsage, "bench takes SPEC or --sizes, not both (or KIND(n) with --sizes, e.g. \"RDFT(n)\")");
   check_rule_options(a);

@@ -30,6 +30,7 @@ struct BenchArgs {
   std::string csv, json, plot;
   bool quiet = false;
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs (0: the target's default)
+  bool masked_remainders = false;
   std::string wisdom;  // --wisdom FILE: time the searched plan (and the default beside it)
   int threads = 1;     // --threads P: P-worker kernels against FFTW with P threads
   std::string threading = "openmp";
@@ -37,6 +38,8 @@ struct BenchArgs {
   std::string format = "interleaved";  // --format
   std::string target = "cpp";  // --target mpi: distributed kernels against FFTW-MPI (docs/mpi.md)
   int ranks = 1;               // --ranks P
+  std::string decomposition = "slab", grid;  // --decomposition slab|pencil, --grid P0xP1 (3D)
+  int overlap = 1;                            // --overlap K (pencils)
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -107,6 +107,7 @@ struct Options {
   std::string isa = "scalar";
   std::string target = "cpp";
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs
+  bool masked_remainders = false;
   bool inverse = false;
   std::vector<std::string> dump_after;  // stage names or "all"
   std::string against;      // verify --against
@@ -128,6 +129,9 @@ struct Options {
   std::string format = "interleaved";   // --format
   int ranks = 1;                        // --ranks P (--target mpi)
   std::string distribution = "block";   // --distribution block|cyclic
+  std::string decomposition = "slab";   // --decomposition slab|pencil
+  std::string grid;                     // --grid P0xP1
+  int overlap = 1;                      // --overlap K
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -138,6 +142,7 @@ driver::GenOptions gen_options(const Options &o) {
   g.isa = *parse_isa(o.isa);  // checked by CLI::IsMember
   g.codelet_max = o.codelet_max;
   g.top_codelet_max = o.top_codelet_max;
+  g.masked_remainders = o.masked_remainders;
   g.rule_files = o.rule_files;
   g.prefer_rules = o.prefer_rules;
   g.only_rules = o.only_rules;
@@ -150,6 +155,10 @@ driver::GenOptions gen_options(const Options &o) {
   g.stream = o.stream;
   g.ranks = o.ranks;
   g.distribution = o.distribution == "cyclic" ? lower::Distribution::Cyclic : lower::Distribution::Block;  // IsMember
+  g.decomposition = o.decomposition == "pencil" ? lower::Decomposition::Pencil : lower::Decomposition::Slab;  // IsMember
+  g.grid = parse_grid(o.grid);
+  g.overlap = o.overlap;
+  if (g.grid[0] > 0 && g.ranks <= 1) g.ranks = g.grid[0] * g.grid[1];  // --grid alone says the ranks
   g.layout = o.layout == "block"        ? lower::DataLayout::Block
              : o.layout == "to-block"   ? lower::DataLayout::ToBlock
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
@@ -214,11 +223,13 @@ void add_target_options(CLI::App *cmd, Options &o) {
                       "Instruction set of the emitted code: scalar (portable C++), sse2, avx2 (with FMA), avx512 "
                       "(AVX-512F), or native (the best this CPU runs)");
   add_codelet_knobs(cmd, o.codelet_max, o.top_codelet_max);
+  add_masked_remainders_flag(cmd, o.masked_remainders);
   cmd->add_option("--target", o.target, "Backend that prints the kernel (default cpp; docs/cli.md)")->type_name("NAME");
   add_threads_options(cmd, o.threads, o.threading);
   add_stream_options(cmd, o.buffers, o.local_memory, o.dma, o.layout, o.stream);
   add_io_layout_options(cmd, o.io, o.format);
   add_ranks_options(cmd, o.ranks, o.distribution);
+  add_decomposition_options(cmd, o.decomposition, o.grid, o.overlap);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

@@ -25,6 +25,9 @@ CLI::App *add_model_command(CLI::App &app, ModelArgs &a) {
       ->check(finite_range(1e-3, 1e6))->capture_default_str();
   cmd->add_option("--latency-us", a.latency_us, "Microseconds per message")->check(finite_range(0, 1e6))->capture_default_str();
   add_precision_option(cmd, a.precision, "Floating-point type (double or float)");
+  cmd->add_option("--decomposition", a.decomposition, "3D: slab, or pencil (each count's grid by the squarest-grid rule)")
+      ->check(CLI::IsMember({"slab", "pencil"}))
+      ->capture_default_str();
   return cmd;
 }
 
@@ -37,6 +40,7 @@ int run_model(const ModelArgs &a) {
   }
   driver::GenOptions o;
   o.target = "mpi", o.precision = precision_from_option(a.precision), o.size_limits = false;
+  o.decomposition = a.decomposition == "pencil" ? lower::Decomposition::Pencil : lower::Decomposition::Slab;  // IsMember
   const driver::Machine m{a.node_gflops, a.memory_gbs, a.link_gbits / 8, a.latency_us};
   const Spl spec = driver::start(a.spec, o).spec;  // a bad spec: one line, before any output
   driver::check_distributable(spec);
@@ -63,6 +67,7 @@ int run_model(const ModelArgs &a) {
       steps += fmt::format(" {}{:.3g}", s.exchange ? "x" : "", s.seconds * 1e3);
       exchanges += s.exchange;
     }
+    if (r.grid[0] > 0) steps += fmt::format("  (grid {}x{})", r.grid[0], r.grid[1]);
     std::cout << fmt::format("{:>6} {:>9} {:>12.4g} {:>12.4g} {:>12.4g} {:>10.1f} {:>9.2f} {}\n", p, exchanges,
                              r.compute * 1e3, r.exchange * 1e3, r.total * 1e3, 5 * n * std::log2(n) / r.total * 1e-9,
                              first / r.total, steps);

@@ -2,7 +2,7 @@
 // stage, for each rank count of --ranks, on a machine given by its node speed, memory and
 // network (generator/driver/scale_model.h).
 //   splgen model SPEC [--ranks LIST] [--node-gflops G] [--memory-gbs M] [--link-gbits B]
-//                [--latency-us L] [--precision P]
+//                [--latency-us L] [--precision P] [--decomposition slab|pencil]
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -15,6 +15,7 @@ struct ModelArgs {
   std::string ranks = "2..4096";
   double node_gflops = 10, memory_gbs = 10, link_gbits = 100, latency_us = 2;
   std::string precision = "double";
+  std::string decomposition = "slab";  // --decomposition slab|pencil (3D)
 };
 
 CLI::App *add_model_command(CLI::App &app, ModelArgs &args);

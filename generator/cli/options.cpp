@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "generator/cli/command_error.h"
@@ -62,6 +63,29 @@ void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution) {
       ->capture_default_str();
 }
 
+void add_decomposition_options(CLI::App *cmd, std::string &decomposition, std::string &grid, int &overlap) {
+  cmd->add_option("--decomposition", decomposition,
+                  "3D distributed kernels: slab (ranks split the first dimension) or pencil (a p0 x p1 grid of ranks)")
+      ->check(CLI::IsMember({"slab", "pencil"}))
+      ->capture_default_str();
+  cmd->add_option("--grid", grid, "--decomposition pencil: the grid of ranks (default: the squarest that fits)")
+      ->type_name("P0xP1");
+  cmd->add_option("--overlap", overlap,
+                  "--decomposition pencil: each exchange in K chunks (MPI_Ialltoall), overlapping the compute on the others")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("K");
+}
+
+std::array<int, 2> parse_grid(const std::string &grid) {
+  if (grid.empty()) return {0, 0};
+  int p0 = 0, p1 = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(grid.c_str(), "%d%c%d%c", &p0, &x, &p1, &extra) != 3 || x != 'x' || p0 < 1 || p1 < 1 || p0 > (1 << 20) ||
+      p1 > (1 << 20))
+    throw CommandError(kExitUsage, fmt::format("--grid {}: not P0xP1 (two rank counts, such as 2x4)", grid));
+  return {p0, p1};
+}
+
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
                         bool &stream) {
   cmd->add_flag("--stream", stream,
@@ -87,6 +111,11 @@ void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet
       ->check(CLI::Range(int64_t(1), int64_t(64)));
   cmd->add_option("--top-codelet-max", top_codelet_max, "Expansion knob: a spec above this size is always split")
       ->check(CLI::Range(int64_t(1), int64_t(64)));
+}
+
+void add_masked_remainders_flag(CLI::App *cmd, bool &masked) {
+  cmd->add_flag("--masked-remainders", masked,
+                "AVX-512: a loop's last iterations as one masked vector, not narrower vectors and a scalar tail");
 }
 
 CLI::Validator finite_range(double lo, double hi) {

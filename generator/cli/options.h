@@ -1,6 +1,7 @@
 // Options that several subcommands take, added to their command lines and read the same way
 // (docs/cli.md). The help text stays the caller's where the meaning differs by subcommand.
 #pragma once
+#include <array>
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -33,6 +34,10 @@ void add_rule_selection_options(CLI::App *cmd, bool &prefer_rules, std::vector<s
 void add_threads_options(CLI::App *cmd, int &threads, std::string &threading);
 // --ranks P (a distributed kernel, par(P, 1)) and --distribution block|cyclic (docs/mpi.md).
 void add_ranks_options(CLI::App *cmd, int &ranks, std::string &distribution);
+// --decomposition slab|pencil, --grid P0xP1 and --overlap K (3D distributed kernels, docs/mpi.md).
+void add_decomposition_options(CLI::App *cmd, std::string &decomposition, std::string &grid, int &overlap);
+// "P0xP1" as {P0, P1}; {0, 0} for ""; CommandError (usage) otherwise.
+std::array<int, 2> parse_grid(const std::string &grid);
 // --buffers, --local-memory, --dma, and --layout (block data layouts, docs/streaming.md)
 // and --stream (s chosen from --local-memory)
 void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std::string &dma, std::string &layout,
@@ -40,6 +45,7 @@ void add_stream_options(CLI::App *cmd, int &buffers, int64_t &local_memory, std:
 
 // The expansion knobs --codelet-max N and --top-codelet-max N (1..64; left 0 when absent).
 void add_codelet_knobs(CLI::App *cmd, int64_t &codelet_max, int64_t &top_codelet_max);
+void add_masked_remainders_flag(CLI::App *cmd, bool &masked);
 
 // A check for a floating-point option: a finite number in [lo, hi]. CLI::Range lets "nan"
 // through (every comparison with NaN is false), and a NaN time made `bench` loop for ever.

@@ -135,7 +135,7 @@ std::vector<int> allowed_vector_widths(const GenOptions &options) {
 }
 
 int allowed_masked_width(const GenOptions &options) {
-  int w = masked_vector_width(options.isa, options.precision);
+  int w = options.masked_remainders ? masked_vector_width(options.isa, options.precision) : 0;
   return options.max_vector_width <= 0 || w <= options.max_vector_width ? w : 0;
 }
 
@@ -312,6 +312,8 @@ bool distributed_kernel(const Compilation &c) {
                                      "(docs/mpi.md)", c.options.ranks, c.options.target));
     if (c.options.distribution != lower::Distribution::Block)
       throw FormulaError("--distribution: only for distributed kernels (--target mpi, docs/mpi.md)");
+    if (c.options.decomposition != lower::Decomposition::Slab || c.options.grid[0] > 0 || c.options.overlap > 1)
+      throw FormulaError("--decomposition pencil, --grid and --overlap: only for distributed kernels (--target mpi, docs/mpi.md)");
     return false;
   }
   if (!par)
@@ -323,7 +325,32 @@ bool distributed_kernel(const Compilation &c) {
   if (c.spec->rows % ranks)
     throw FormulaError(fmt::format("{} ranks do not divide the {} points of {}: each rank holds an equal part (docs/mpi.md)",
                                    ranks, c.spec->rows, print(c.spec)));
+  if (c.options.grid[0] > 0 && c.options.decomposition != lower::Decomposition::Pencil)
+    throw FormulaError("--grid p0xp1: the grid of --decomposition pencil (docs/mpi.md)");
+  if (c.options.overlap > 1 && c.options.decomposition != lower::Decomposition::Pencil)
+    throw FormulaError(fmt::format("--overlap {}: only pencil kernels (--decomposition pencil) overlap their exchanges yet "
+                                   "(docs/mpi.md)", c.options.overlap));
+  if (c.options.decomposition == lower::Decomposition::Pencil) {
+    if (c.options.distribution != lower::Distribution::Block)
+      throw FormulaError("--decomposition pencil with --distribution cyclic: pencils have a distribution of their own (docs/mpi.md)");
+    lower::pencil_grid(lower::pencil_dims(c.spec), ranks, c.options.grid);  // refuses what does not fit
+  }
   return true;
+}
+
+bool pencil_kernel(const Compilation &c) {
+  return c.options.decomposition == lower::Decomposition::Pencil && distributed_kernel(c);
+}
+
+// A pencil kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
+lower::RankProgram run_pencils(const Compilation &c) {
+  const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
+  const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
+  const expand::ExpandOptions o = expand_options(c.options);
+  return lower::distribute_pencils(c.spec, lower::pencil_grid(lower::pencil_dims(c.spec), ranks, c.options.grid),
+                                   c.options.overlap, [&](const Spl &compute) {
+                                     return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula);
+                                   });
 }
 
 expand::Expansion run_expand(Compilation &c) {
@@ -335,6 +362,11 @@ expand::Expansion run_expand(Compilation &c) {
     throw FormulaError(fmt::format("--layout {}: needs a tiled(k)[DFT(n x n)] or cubic(k)[DFT(n x n x n)] spec and a "
                                    "target that prints streamed loops (docs/streaming.md)",
                                    lower::layout_name(c.options.layout)));
+  if (pencil_kernel(c)) {  // each stage's compute is expanded when the stages are made
+    expand::Expansion e;
+    e.formula = c.spec;
+    return e;
+  }
   if (block_layout_kernel(c)) {  // each pass's compute is expanded when the passes are made
     if (inplace_kernel(c) && c.options.layout != lower::DataLayout::Natural)
       throw FormulaError(fmt::format("--in-place --layout {}: the in-place large 1D DFT takes and returns the natural "
@@ -478,6 +510,11 @@ void run_stage(Compilation &c, Stage stage) {
       c.notes.insert(c.notes.end(), c.expansion.notes.begin(), c.expansion.notes.end());
       break;
     case Stage::Sigma:
+      if (pencil_kernel(c)) {  // no Sigma-SPL of the whole: the ranks' steps (dumped instead)
+        c.tagged = c.spec;
+        c.distributed = run_pencils(c);
+        break;
+      }
       if (block_layout_kernel(c)) {
         c.tagged = c.expansion.formula;
         c.sigma = run_layout_passes(c);
@@ -487,6 +524,10 @@ void run_stage(Compilation &c, Stage stage) {
       c.sigma = run_lower(c, c.tagged);
       break;
     case Stage::Merge:
+      if (pencil_kernel(c)) {
+        c.distributed = merge_rank_steps(*c.distributed);
+        break;
+      }
       if (distributed_kernel(c)) {
         try {
           c.distributed = merge_rank_steps(lower::distribute_ranks(c.sigma, par_ranks(c.expansion.formula), c.options.distribution));
@@ -597,6 +638,7 @@ std::string dump_stage(const Compilation &c, Stage stage) {
     }
     case Stage::Sigma: {  // the tag rules' result first, where they changed the formula, and which rules did
       std::string applied = c.tag_rules.empty() ? "" : fmt::format("tag rules applied: {}\n", fmt::join(c.tag_rules, ", "));
+      if (!c.sigma && c.distributed) return applied + print(*c.distributed);  // a pencil kernel's steps
       if (c.tagged && c.tagged != c.expansion.formula)
         return applied + "tag rules: " + print(c.tagged) + "\n" + print(c.sigma);
       return applied + print(c.sigma);

@@ -14,6 +14,7 @@
 #include "generator/ir/loop_program.h"
 #include "generator/ir/sigma.h"
 #include "generator/lower/distribute_ranks.h"
+#include "generator/lower/pencil_ranks.h"
 #include "generator/lower/layout_passes.h"
 #include "generator/target/target.h"
 
@@ -35,6 +36,9 @@ struct GenOptions {
   // codelet size are codelets, larger ones are expanded as usual. Null: the default.
   Spl plan;
   int max_vector_width = 0;               // widest vector used (a search parameter); 0: the ISA's widest
+  // AVX-512: loop rests as one masked group (vectorize_loops.h). Off by default: slower on a
+  // Xeon (0.81-0.93x at DFT(52), 60, 100, 1000; interleaved A/B, medians), 1.05x at 44.
+  bool masked_remainders = false;
   int threads = 1;                        // > 1: smp(threads, mu) around the spec (generator/driver/threads.h)
   int smp_packet = 0;                     // mu of that tag (a search parameter); 0: one cache line
   Threading threading = Threading::OpenMP;  // how a threaded kernel runs its workers
@@ -53,6 +57,13 @@ struct GenOptions {
   // spread over the ranks.
   int ranks = 1;
   lower::Distribution distribution = lower::Distribution::Block;
+  // 3D: slabs (one dimension split, the par rules) or pencils on a p0 x p1 grid of ranks
+  // (lower/pencil_ranks.h); grid {0, 0}: pencil_grid's rule.
+  lower::Decomposition decomposition = lower::Decomposition::Slab;
+  std::array<int, 2> grid{};
+  // > 1: a pencil kernel's exchanges in this many chunks, each overlapping the compute on the
+  // chunk before it (docs/mpi.md, "Overlap").
+  int overlap = 1;
   // false: no size limit (splgen model: the stages up to merge, no code; driver/scale_model.h)
   bool size_limits = true;
 };
@@ -106,7 +117,7 @@ expand::ExpandOptions default_expand_options(Isa isa, Precision precision);
 expand::ExpandOptions expand_options(const GenOptions &options);
 // The vector widths the vectoriser may use: vector_widths(isa, precision) up to max_vector_width.
 std::vector<int> allowed_vector_widths(const GenOptions &options);
-// masked_vector_width(isa, precision) where max_vector_width allows it, else 0.
+// masked_vector_width(isa, precision) with masked_remainders where max_vector_width allows it, else 0.
 int allowed_masked_width(const GenOptions &options);
 
 // The rules in force with --rules FILES: the files' rules (proved: a false one is a

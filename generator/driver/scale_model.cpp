@@ -32,14 +32,15 @@ Prediction predict(const std::string &spec, GenOptions options, int ranks, const
   const lower::RankProgram &p = *c.distributed;
   const double bytes = (options.precision == Precision::Float ? 8.0 : 16.0) * double(p.local);
   Prediction out;
-  out.ranks = ranks;
+  out.ranks = ranks, out.grid = p.grid;
   for (const lower::RankStep &step : p.steps) {
     StepTime t{step.exchange, 0};
     if (step.exchange) {
-      t.seconds = (ranks - 1) * machine.latency_us * 1e-6 + bytes * (ranks - 1) / ranks / (machine.link_gbytes * 1e9);
+      const double g = step.group.size ? step.group.size : ranks;  // a pencil grid's row or column, or all
+      t.seconds = (g - 1) * machine.latency_us * 1e-6 + bytes * (g - 1) / g / (machine.link_gbytes * 1e9);
       out.exchange += t.seconds;
     } else {
-      const double flops = pseudo_flops(step.local);
+      const double flops = pseudo_flops(step.local) * step.chunks;  // a chunked step's Sigma-SPL is one chunk's
       t.seconds = flops > 0 ? flops / (machine.node_gflops * 1e9) : 2 * bytes / (machine.memory_gbytes * 1e9);
       out.compute += t.seconds;
     }

@@ -4,10 +4,12 @@
 // rules make for that p, not a formula fitted to measurements.
 //   local step:  its pseudo-flops (5 m log2 m per DFT(m) it applies, 6 per twiddle) / node speed,
 //                or, with no arithmetic (a permutation), 2 * its bytes / memory bandwidth
-//   exchange:    (p - 1) * latency + its bytes leaving the node ((p - 1)/p of the local part) / bandwidth
+//   exchange:    (g - 1) * latency + its bytes leaving the node ((g - 1)/g of the local part) / bandwidth,
+//                g = p, or a pencil grid's row or column (p1 or p0 ranks)
 // (an all-to-all whose messages cross a network of full bisection; a rank sends and receives at
 // once, as on a full-duplex link).
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,7 @@ struct StepTime {
 
 struct Prediction {
   int ranks = 0;
+  std::array<int, 2> grid{};  // a pencil kernel's
   std::vector<StepTime> steps;
   double compute = 0, exchange = 0, total = 0;  // seconds
 };

@@ -2,51 +2,64 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace splgen {
 
-namespace {
-
-// Point o of rank k's part under a block (packet 0) or cyclic distribution.
-int64_t global_index(const RankShape &r, int64_t packet, int64_t k, int64_t o) {
+int64_t global_index(const RankShape &r, bool input, int64_t k, int64_t o) {
+  if (r.grid[0] > 0) {  // a pencil: o = (i, j, t) in the rank's row-major box
+    const int64_t m = r.dims[0], n = r.dims[1], q = r.dims[2], p0 = r.grid[0], p1 = r.grid[1], a = k / p1, b = k % p1;
+    const int64_t rows = input ? n / p1 : n / p0, cols = input ? q : q / p1;
+    const int64_t i = o / (rows * cols), j = o / cols % rows, t = o % cols;
+    if (input) return ((a * (m / p0) + i) * n + b * rows + j) * q + t;
+    return (i * n + a * rows + j) * q + b * cols + t;
+  }
+  const int64_t packet = input ? r.x_packet : r.y_packet;
   if (!packet) return k * r.local + o;
   return ((o / packet) * r.ranks + k) * packet + o % packet;
 }
 
-}  // namespace
-
-std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps, const std::function<bool(std::size_t)> &is_exchange,
+std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
+                               const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
-                               const std::vector<cplx> &x) {
+                               const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks) {
   if (int64_t(x.size()) != r.points) throw std::invalid_argument("interpret: input size mismatch");
   std::vector<std::vector<cplx>> v(std::size_t(r.ranks), std::vector<cplx>(std::size_t(r.local)));
   for (int64_t k = 0; k < r.ranks; ++k)
-    for (int64_t o = 0; o < r.local; ++o) v[std::size_t(k)][std::size_t(o)] = x[std::size_t(global_index(r, r.x_packet, k, o))];
-  const int64_t block = r.local / r.ranks;
+    for (int64_t o = 0; o < r.local; ++o) v[std::size_t(k)][std::size_t(o)] = x[std::size_t(global_index(r, true, k, o))];
   for (std::size_t i = 0; i < steps; ++i) {
     std::vector<std::vector<cplx>> next(v.size(), std::vector<cplx>(std::size_t(r.local)));
-    for (int64_t k = 0; k < r.ranks; ++k) {
-      std::vector<cplx> &out = next[std::size_t(k)];
-      if (!is_exchange(i)) {
-        out = local(i, k, v[std::size_t(k)]);
-        continue;
+    const std::optional<RankGroup> group = exchange(i);
+    const int64_t slices = chunks(i), slice = r.local / slices;
+    for (int64_t c = 0; c < slices; ++c)
+      for (int64_t k = 0; k < r.ranks; ++k) {
+        cplx *out = next[std::size_t(k)].data() + c * slice;
+        if (!group) {
+          const std::vector<cplx> in(v[std::size_t(k)].begin() + c * slice, v[std::size_t(k)].begin() + (c + 1) * slice);
+          const std::vector<cplx> y = local(i, k, in);
+          std::copy(y.begin(), y.end(), out);
+          continue;
+        }
+        const int64_t size = group->size ? group->size : r.ranks, stride = group->stride, block = slice / size;
+        const int64_t d = k / stride % size, first = k - d * stride;  // rank k's place in its group, the group's rank 0
+        for (int64_t q = 0; q < size; ++q)  // block q of rank k's receive buffer: block d of the group's rank q
+          for (int64_t e = 0; e < block; ++e)
+            out[q * block + e] = v[std::size_t(first + q * stride)][std::size_t(c * slice + d * block + e)];
       }
-      for (int64_t q = 0; q < r.ranks; ++q)  // block q of rank k's receive buffer: rank q's block k
-        for (int64_t e = 0; e < block; ++e) out[std::size_t(q * block + e)] = v[std::size_t(q)][std::size_t(k * block + e)];
-    }
     v = std::move(next);
   }
   std::vector<cplx> y(x.size());
   for (int64_t k = 0; k < r.ranks; ++k)
-    for (int64_t o = 0; o < r.local; ++o) y[std::size_t(global_index(r, r.y_packet, k, o))] = v[std::size_t(k)][std::size_t(o)];
+    for (int64_t o = 0; o < r.local; ++o) y[std::size_t(global_index(r, false, k, o))] = v[std::size_t(k)][std::size_t(o)];
   return y;
 }
 
 std::vector<cplx> interpret(const RankLoops &r, const std::vector<cplx> &x) {
   return run_on_ranks(
-      r, r.steps.size(), [&](std::size_t i) { return r.steps[i].exchange; },
-      [&](std::size_t i, int64_t k, const std::vector<cplx> &v) { return interpret(r.steps[i].local, v, k); }, x);
+      r, r.steps.size(), [&](std::size_t i) { return r.steps[i].exchange ? std::optional<RankGroup>(r.steps[i].group) : std::nullopt; },
+      [&](std::size_t i, int64_t k, const std::vector<cplx> &v) { return interpret(r.steps[i].local, v, k); }, x,
+      [&](std::size_t i) { return r.steps[i].chunks; });
 }
 
 std::vector<cplx> interpret(const LoopProgram &p, const std::vector<cplx> &x) {
@@ -65,8 +78,12 @@ std::string to_string(const LoopProgram &p) {
   std::string out = fmt::format("{} on {} ranks: {} points, {} per rank\n", p.name(), p.ranks->ranks, p.ranks->points, p.ranks->local);
   for (std::size_t i = 0; i < p.ranks->steps.size(); ++i) {
     const RankLoops::Step &s = p.ranks->steps[i];
-    out += s.exchange ? fmt::format("step {}: all-to-all, {} points to each rank\n", i, p.ranks->local / p.ranks->ranks)
-                      : fmt::format("step {}: ", i) + to_string(s.local);
+    const int group = s.group.size ? s.group.size : p.ranks->ranks;
+    const std::string chunks = s.chunks > 1 ? fmt::format(" (in {} chunks)", s.chunks) : "";
+    out += s.exchange ? fmt::format("step {}: all-to-all{}, {} points to each rank{}\n", i,
+                                    s.group.size ? fmt::format(" in groups of {} (stride {})", group, s.group.stride) : "",
+                                    p.ranks->local / group, chunks)
+                      : fmt::format("step {}{}: ", i, chunks) + to_string(s.local);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // and, for a kernel that is one DFT codelet on a vector target, the complex straight-line form
 // a backend prints instead (generator/lower/complex_codelet.h). docs/design.md, "Data flow".
 #pragma once
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,25 +16,49 @@ namespace splgen {
 // A distributed kernel (par(p, mu) on a target that consumes it, docs/mpi.md): the steps each of
 // `ranks` ranks runs on its local part of the vectors, in order. A local step is a function on
 // `local` points with at most one parallel loop, whose iteration k is rank k's work; an
-// exchange is an all-to-all of local/ranks points between every pair of ranks. x and y are
-// spread over the ranks in blocks, or cyclically in packets of x_packet (y_packet) points.
+// exchange is an all-to-all of local/size points between every pair of ranks of a group
+// (RankGroup). x and y are spread over the ranks in blocks, cyclically in packets of x_packet
+// (y_packet) points, or, for a pencil kernel, as its grid says.
 struct RankShape {
   int ranks = 0;
   int64_t points = 0, local = 0, x_packet = 0, y_packet = 0;
+  // A pencil kernel (docs/mpi.md, "Pencils"): grid[0] > 0, the points an m x n x r array (dims)
+  // and the ranks a p0 x p1 grid, rank k = a p1 + b. x: rank (a, b) holds the rows
+  // [a m/p0, (a+1) m/p0) x [b n/p1, (b+1) n/p1) x [0, r); y: [0, m) x [a n/p0, ..) x [b r/p1, ..);
+  // both row-major.
+  std::array<int64_t, 3> dims{};
+  std::array<int, 2> grid{};
 };
+
+// The ranks of an exchange: those whose index differs from rank k's only in the digit
+// (k / stride) % size, that digit being the rank's place in the group (size 0: all ranks;
+// a row of a pencil grid: stride 1, size p1; a column: stride p1, size p0).
+struct RankGroup {
+  int size = 0;
+  int stride = 1;
+};
+
 struct RankLoops : RankShape {
   struct Step {
     bool exchange = false;
     Function local;
+    RankGroup group;  // an exchange's
+    int chunks = 1;   // > 1 (--overlap): run on each of `chunks` consecutive slices (docs/mpi.md, "Overlap")
   };
   std::vector<Step> steps;
 };
 
+// Where point o of rank k's part of x (input) or y lies in the whole vector.
+int64_t global_index(const RankShape &shape, bool input, int64_t k, int64_t o);
+
 // What `steps` steps of a distributed kernel do to the whole vector x: x spread over the
-// ranks, step i an exchange where is_exchange(i), else local(i, rank, rank's part).
-std::vector<cplx> run_on_ranks(const RankShape &shape, std::size_t steps, const std::function<bool(std::size_t)> &is_exchange,
+// ranks, step i an exchange in the group exchange(i) where it returns one, else
+// local(i, rank, rank's part); each on chunks(i) consecutive slices of the rank's part, one
+// after another (an exchange of a slice: its block d to the group's rank d).
+std::vector<cplx> run_on_ranks(const RankShape &shape, std::size_t steps,
+                               const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
-                               const std::vector<cplx> &x);
+                               const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks);
 
 struct LoopProgram {
   Function loops;                         // the loop IR (its dense meaning is the formula's)

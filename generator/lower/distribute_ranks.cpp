@@ -110,12 +110,12 @@ RankStep compute(const Stage &st, const IndexFn &gather, const IndexFn &scatter)
   std::vector<Sigma> factors{sigma_scatter(scatter)};
   factors.insert(factors.end(), st.inner.begin(), st.inner.end());
   factors.push_back(sigma_gather(gather));
-  return RankStep{false, sigma_sum(st.k, sigma_compose(std::move(factors)), SumMode::Parallel)};
+  return RankStep{false, {}, sigma_sum(st.k, sigma_compose(std::move(factors)), SumMode::Parallel)};
 }
 
-RankStep permutation(const IndexFn &gather) { return RankStep{false, sigma_gather(gather)}; }
+RankStep permutation(const IndexFn &gather) { return RankStep{false, {}, sigma_gather(gather)}; }
 
-RankStep exchange() { return RankStep{true, nullptr}; }
+RankStep exchange() { return RankStep{true, {}, nullptr}; }
 
 }  // namespace
 
@@ -163,27 +163,37 @@ RankProgram distribute_ranks(const Sigma &sigma, int ranks, Distribution distrib
 
 std::vector<cplx> simulate_ranks(const RankProgram &p, const std::vector<cplx> &x) {
   return run_on_ranks(
-      p, p.steps.size(), [&](std::size_t i) { return p.steps[i].exchange; },
+      p, p.steps.size(),
+      [&](std::size_t i) { return p.steps[i].exchange ? std::optional<RankGroup>(p.steps[i].group) : std::nullopt; },
       [&](std::size_t i, int64_t k, const std::vector<cplx> &v) {
         const Sigma &local = p.steps[i].local;
         Env env;
-        if (local->kind != SigmaKind::Sum) return apply_to(local, v, env);
+        if (local->kind != SigmaKind::Sum || local->mode != SumMode::Parallel) return apply_to(local, v, env);
         env[local->var.id] = k;
         return apply_to(local->children.front(), v, env);
       },
-      x);
+      x, [&](std::size_t i) { return p.steps[i].chunks; });
 }
 
 std::string print(const RankProgram &p) {
+  const std::string x = p.grid[0] ? fmt::format("pencils of a {} x {} grid", p.grid[0], p.grid[1])
+                        : p.x_packet ? fmt::format("cyclic({})", p.x_packet) : "block";
+  const std::string y = p.grid[0] ? x : p.y_packet ? fmt::format("cyclic({})", p.y_packet) : "block";
   std::string out = fmt::format("ranks {}, {} points, {} per rank; x {}, y {}; {} all-to-all exchanges\n", p.ranks,
-                                p.points, p.local, p.x_packet ? fmt::format("cyclic({})", p.x_packet) : "block",
-                                p.y_packet ? fmt::format("cyclic({})", p.y_packet) : "block", p.exchanges());
+                                p.points, p.local, x, y, p.exchanges());
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     if (p.steps[i].exchange) {
-      out += fmt::format("step {}: all-to-all, {} points to each rank\n", i, p.local / p.ranks);
+      const RankGroup &g = p.steps[i].group;
+      out += fmt::format("step {}: all-to-all{}, {} points to each rank{}\n", i,
+                         g.size ? fmt::format(" in groups of {} (stride {})", g.size, g.stride) : "",
+                         p.local / (g.size ? g.size : p.ranks),
+                         p.steps[i].chunks > 1 ? fmt::format(" in {} chunks of {}", p.steps[i].chunks,
+                                                             p.local / (g.size ? g.size : p.ranks) / p.steps[i].chunks) : "");
       continue;
     }
-    out += fmt::format("step {}: local\n", i) + print(p.steps[i].local);
+    out += fmt::format("step {}: local{}\n", i, p.steps[i].chunks > 1 ? fmt::format(", on each of {} chunks of {} points",
+                                                                                  p.steps[i].chunks, p.local / p.steps[i].chunks) : "")
+           + print(p.steps[i].local);
     if (out.back() != '\n') out += "\n";
   }
   return out;

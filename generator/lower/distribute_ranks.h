@@ -30,9 +30,13 @@ struct RankStep {
   // An all-to-all: each rank sends block r (of local/p points) of its buffer to rank r and
   // receives rank r's block k into block r.
   bool exchange = false;
+  RankGroup group;  // an exchange's ranks: all, or a row or column of a pencil grid
   // Not an exchange: a local x local Sigma-SPL, one Sum_par over the ranks whose iteration k
   // is rank k's work; its other loop variables and index functions are local.
   Sigma local;
+  // > 1 (--overlap, docs/mpi.md "Overlap"): the step runs on each of `chunks` consecutive slices
+  // of the rank's part (`local` is one slice's), an exchange slice by slice
+  int chunks = 1;
 };
 
 // N points, N / ranks per rank; x_packet (y_packet): the packet of x's (y's) cyclic

@@ -143,10 +143,11 @@ class Vectorizer : public LoopMutator {
     return true;
   }
 
-  // One masked group of masked_width_ lanes for `extent` iterations: two or more that no width fits.
+  // One masked group of masked_width_ lanes for `extent` iterations: two or more that narrower
+  // vectors would not cover without a scalar tail. Where they do (AVX-512 double 6 = 4 + 2), they
+  // are faster: DFT(24) took 0.88-0.92x the time masked (Xeon, interleaved A/B, medians).
   bool runs_masked(int64_t extent) const {
-    return masked_width_ > 1 && extent >= 2 && extent < masked_width_ &&
-           std::find(widths_.begin(), widths_.end(), extent) == widths_.end();
+    return masked_width_ > 1 && extent >= 2 && extent < masked_width_ && extent % widths_.back() != 0;
   }
 
   std::optional<Stmt> vectorize(const LoopVar &var, const Stmt &body) {

@@ -203,7 +203,8 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.inverse = o.inverse;
     if (impls[i].rules) g.rule_files = o.rule_files, g.prefer_rules = o.prefer_rules, g.only_rules = o.only_rules;
     g.threads = impls[i].threads, g.threading = o.threading;
-    if (impls[i].isa == o.isa) g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
+    if (impls[i].isa == o.isa)
+      g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max, g.masked_remainders = o.masked_remainders;
     if (impls[i].tuned) g = o.tune(spec_text, g);
     g.dma = impls[i].dma;
     g.io.in_place = impls[i].in_place;

@@ -33,6 +33,7 @@ struct BenchOptions {
   // kernel, made without them (column "splgen default"), and FFTW: bench --compare default.
   bool compare_default = false;
   int64_t codelet_max = 0, top_codelet_max = 0;  // expansion knobs of the isa kernel (driver::GenOptions)
+  bool masked_remainders = false;                 // of the isa kernel too
   bool scalar_baseline = true;       // also time the scalar backend (when isa is not Scalar)
   bool patient = true;               // also time FFTW_PATIENT plans, up to kMaxPatientSize
   int repetitions = 0;               // 0: default_repetitions(n)

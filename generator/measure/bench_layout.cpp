@@ -127,7 +127,7 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
     driver::GenOptions g;
     g.name = "splgen_bench_" + impl.id;
     g.precision = o.precision, g.isa = impl.isa, g.inverse = o.inverse, g.io = layout_of(impl);
-    g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max;
+    g.codelet_max = o.codelet_max, g.top_codelet_max = o.top_codelet_max, g.masked_remainders = o.masked_remainders;
     sources.push_back(dir.write(g.name + ".cpp", driver::run_pipeline(t.spec, g).source));
   }
   SharedObject lib(compile_shared_object(sources, dir.file("kernels.so"), o.compiler, o.flags));

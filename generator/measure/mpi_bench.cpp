@@ -33,22 +33,27 @@ int fftw_sign(const Spl &spec) {
 MpiBenchRow run_one(const std::string &spec_text, const MpiBenchOptions &o, const TempDir &dir) {
   driver::GenOptions g;
   g.target = "mpi", g.ranks = o.ranks, g.precision = o.precision, g.isa = o.isa, g.inverse = o.inverse;
+  g.decomposition = o.decomposition, g.grid = o.grid, g.overlap = o.overlap;
   g.name = "splgen_bench_kernel";
   driver::Compilation c = driver::run_pipeline(spec_text, g);
   std::string dims;
   for (int64_t d : dims_of(c.spec)) dims += (dims.empty() ? "" : ",") + std::to_string(d);
+  const std::string grid = c.distributed && c.distributed->grid[0] > 0
+                               ? fmt::format("{},{}", c.distributed->grid[0], c.distributed->grid[1]) : "0,0";
   const std::string kernel = dir.write("kernel.cpp", c.source), program = dir.write("bench.cpp", mpi_bench_program());
   const bool single = o.precision == Precision::Float;
   const std::string binary = dir.file("bench");
   const std::string compile = fmt::format(
-      "mpicxx -std=c++17 {} -DOMPI_SKIP_MPICXX=1 -DKERNEL=splgen_bench_kernel -DSPLGEN_FLOAT={} -DDIMS={} -DSIGN={} -DREPS={} "
-      "-DMIN_SECONDS={} {} {} -o {} {}",
-      o.flags, single ? 1 : 0, dims, fftw_sign(c.spec), o.repetitions, o.min_sample_seconds, shell_quote(kernel),
+      "mpicxx -std=c++17 {} -DOMPI_SKIP_MPICXX=1 -DKERNEL=splgen_bench_kernel -DSPLGEN_FLOAT={} -DDIMS={} -DGRID={} -DSIGN={} "
+      "-DREPS={} -DMIN_SECONDS={} {} {} -o {} {}",
+      o.flags, single ? 1 : 0, dims, grid, fftw_sign(c.spec), o.repetitions, o.min_sample_seconds, shell_quote(kernel),
       shell_quote(program), shell_quote(binary), single ? "-lfftw3f_mpi -lfftw3f -lm" : "-lfftw3_mpi -lfftw3 -lm");
   auto [status, output] = run_command(compile);
   if (status != 0) throw CompileError(compile, status, output);
   auto [code, out] = run_command(fmt::format("{} -np {} {}", kMpirun, o.ranks, shell_quote(binary)));
   MpiBenchRow row{spec_text, c.spec->rows, c.distributed ? c.distributed->exchanges() : 0, 0, 0, 0};
+  if (grid != "0,0") row.spec += fmt::format(" pencil {}x{}", c.distributed->grid[0], c.distributed->grid[1]);
+  if (o.overlap > 1) row.spec += fmt::format(" overlap {}", o.overlap);
   std::size_t at = out.find("RESULT ");
   if (code != 0 || at == std::string::npos) {  // the program's ERROR line, else mpirun's first line
     std::size_t from = out.find("ERROR");
@@ -85,11 +90,11 @@ std::string format_mpi_table(const MpiBenchOptions &o, const std::vector<MpiBenc
   std::string out = fmt::format("# {} ranks (mpirun on this machine: {}), {}, --isa {}; FFTW-MPI FFTW_MEASURE, interleaved, "
                                 "medians of the slowest rank\n", o.ranks, cpu_model(),
                                 o.precision == Precision::Float ? "float" : "double", isa_name(o.isa));
-  out += fmt::format("{:<24} {:>10} {:>9} {:>14} {:>14} {:>8} {:>9} {:>10}\n", "spec", "n", "exchanges", "splgen Gflop/s",
+  out += fmt::format("{:<32} {:>10} {:>9} {:>14} {:>14} {:>8} {:>9} {:>10}\n", "spec", "n", "exchanges", "splgen Gflop/s",
                      "FFTW-MPI Gflop/s", "ratio", "error", "a2a GB/s");
   for (const MpiBenchRow &r : rows) {
     const double flops = 5.0 * double(r.points) * std::log2(double(r.points));
-    out += fmt::format("{:<24} {:>10} {:>9} {:>14.2f} {:>14.2f} {:>7.2f}x {:>9.2e} {:>10.2f}\n", r.spec, r.points,
+    out += fmt::format("{:<32} {:>10} {:>9} {:>14.2f} {:>14.2f} {:>7.2f}x {:>9.2e} {:>10.2f}\n", r.spec, r.points,
                        r.exchanges, flops / r.splgen_ns, flops / r.fftw_ns, r.fftw_ns / r.splgen_ns, r.error,
                        r.exchange_gbytes(o.ranks, o.precision));
   }

@@ -4,11 +4,13 @@
 // kernel and fftw_mpi_plan_dft (FFTW_MEASURE, the same block distribution) interleaved, each
 // sample the slowest rank's time, and reports the medians.
 #pragma once
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "generator/lower/distribute_ranks.h"
+#include "generator/lower/pencil_ranks.h"
 #include "generator/target/target.h"
 
 namespace splgen::measure {
@@ -19,6 +21,9 @@ struct MpiBenchOptions {
   Precision precision = Precision::Double;
   Isa isa = Isa::Scalar;
   bool inverse = false;
+  lower::Decomposition decomposition = lower::Decomposition::Slab;  // 3D: slabs or pencils
+  std::array<int, 2> grid{};                                          // pencils: {0, 0}, the rule's
+  int overlap = 1;                                                    // pencils: exchanges in chunks
   int repetitions = 11;
   double min_sample_seconds = 0.02;
   std::string flags = "-O3 -march=native";

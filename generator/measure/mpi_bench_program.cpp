@@ -43,6 +43,25 @@ static double sample(F run, long iterations) {
   return slowest(MPI_Wtime() - start) / double(iterations);
 }
 
+// x's point g, the same whichever rank holds it (splitmix64 of g, in [-1, 1)).
+static double value(unsigned long long g) {
+  g += 0x9e3779b97f4a7c15ULL;
+  g = (g ^ (g >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  g = (g ^ (g >> 27)) * 0x94d049bb133111ebULL;
+  return double((g ^ (g >> 31)) >> 11) * 0x1.0p-52 - 1;
+}
+
+// Where point o of rank k's part of the kernel's x (input) or y lies: a block, or a pencil
+// kernel's box (GRID = p0, p1; docs/mpi.md).
+static ptrdiff_t kernel_index(const ptrdiff_t *d, bool input, ptrdiff_t local, ptrdiff_t k, ptrdiff_t o) {
+  const ptrdiff_t grid[] = {GRID};
+  if (grid[0] == 0) return k * local + o;
+  const ptrdiff_t m = d[0], n = d[1], r = d[2], p0 = grid[0], p1 = grid[1], a = k / p1, b = k % p1;
+  const ptrdiff_t rows = input ? n / p1 : n / p0, cols = input ? r : r / p1;
+  const ptrdiff_t i = o / (rows * cols), j = o / cols % rows, t = o % cols;
+  return input ? ((a * (m / p0) + i) * n + b * rows + j) * r + t : (i * n + a * rows + j) * r + b * cols + t;
+}
+
 static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -74,23 +93,35 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<real> x(2 * local), y(2 * local), x_fftw(2 * std::max<ptrdiff_t>(alloc, local)), y_fftw(x_fftw.size());
-  std::mt19937_64 rng(7 + rank);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (real &v : x) v = real(u(rng));
+  for (ptrdiff_t o = 0; o < local; ++o) {
+    const ptrdiff_t g = kernel_index(dims, true, local, rank, o);
+    x[2 * o] = real(value(2 * g)), x[2 * o + 1] = real(value(2 * g + 1));
+  }
   FFTW(plan) plan = FFTW(mpi_plan_dft)(rnk, dims, reinterpret_cast<FFTW(complex) *>(x_fftw.data()),
                                        reinterpret_cast<FFTW(complex) *>(y_fftw.data()), MPI_COMM_WORLD, SIGN,
                                        FFTW_MEASURE);
-  std::copy(x.begin(), x.end(), x_fftw.begin());
+  for (ptrdiff_t o = 0; o < local; ++o)  // FFTW-MPI's block of the same x
+    x_fftw[2 * o] = real(value(2 * (start0 + o))), x_fftw[2 * o + 1] = real(value(2 * (start0 + o) + 1));
   FFTW(execute)(plan);
   if (KERNEL(y.data(), x.data(), MPI_COMM_WORLD) != MPI_SUCCESS) {
     if (rank == 0) std::printf("ERROR the kernel failed\n");
     MPI_Finalize();
     return 1;
   }
-  double sums[2] = {0, 0}, total[2] = {0, 0};
-  for (ptrdiff_t i = 0; i < 2 * local; ++i)
-    sums[0] += std::pow(double(y[i]) - double(y_fftw[i]), 2), sums[1] += std::pow(double(y_fftw[i]), 2);
-  MPI_Allreduce(sums, total, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double total[2] = {0, 0};
+  {  // rank 0 gathers both y and compares them point by point
+    std::vector<real> ours(rank == 0 ? 2 * n : 0), theirs(ours.size());
+    MPI_Gather(y.data(), int(2 * local), SPLGEN_MPI_REAL, ours.data(), int(2 * local), SPLGEN_MPI_REAL, 0, MPI_COMM_WORLD);
+    MPI_Gather(y_fftw.data(), int(2 * local), SPLGEN_MPI_REAL, theirs.data(), int(2 * local), SPLGEN_MPI_REAL, 0, MPI_COMM_WORLD);
+    for (ptrdiff_t k = 0; rank == 0 && k < ranks; ++k)
+      for (ptrdiff_t o = 0; o < local; ++o) {
+        const ptrdiff_t g = kernel_index(dims, false, local, k, o);
+        for (int c = 0; c < 2; ++c) {
+          const double a = ours[2 * (k * local + o) + c], b = theirs[2 * g + c];
+          total[0] += (a - b) * (a - b), total[1] += b * b;
+        }
+      }
+  }
   auto ours = [&] { KERNEL(y.data(), x.data(), MPI_COMM_WORLD); };
   auto theirs = [&] { FFTW(execute)(plan); };
   const int block = int(2 * local / ranks);  // one exchange of the kernel's size, for the model (docs/mpi.md)

@@ -26,9 +26,10 @@ struct KernelSpec {
   bool inverse;
   Precision precision;
   Isa isa = Isa::Scalar;
+  bool masked = false;  // GenOptions::masked_remainders
   std::string name() const {
-    return fmt::format("k{}_{}_{}_{}", n, inverse ? "inv" : "fwd", precision == Precision::Float ? "f" : "d",
-                       isa_name(isa));
+    return fmt::format("k{}_{}_{}_{}{}", n, inverse ? "inv" : "fwd", precision == Precision::Float ? "f" : "d",
+                       isa_name(isa), masked ? "_m" : "");
   }
 };
 
@@ -132,6 +133,7 @@ void generate_compile_and_check(const std::vector<KernelSpec> &kernels, const st
     options.precision = k.precision;
     options.inverse = k.inverse;
     options.isa = k.isa;
+    options.masked_remainders = k.masked;
     driver::PipelineResult r = driver::run_pipeline(fmt::format("DFT({})", k.n), options);
     unity += fmt::format("#include \"{}\"\n", dir.write(k.name() + ".cpp", r.source));
   }
@@ -205,6 +207,14 @@ TEST_P(SimdKernels, CompositesAndPrimes) {
 }
 TEST_P(SimdKernels, OptimisedBuild) {
   generate_compile_and_check(all_variants({8, 12, 60, 64, 100, 1000, 1024, 3072}, GetParam()), "-O3 -march=native");
+}
+
+// AVX-512 with --masked-remainders: every remainder shape of the sizes up to 64 and some composites.
+TEST(Kernels, MaskedRemainders) {
+  std::vector<KernelSpec> kernels = all_variants(range(2, 64), Isa::Avx512);
+  for (KernelSpec &k : all_variants({100, 1000, 3000, 30030}, Isa::Avx512)) kernels.push_back(k);
+  for (KernelSpec &k : kernels) k.masked = true;
+  generate_compile_and_check(kernels);
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, SimdKernels, ::testing::Values(Isa::Sse2, Isa::Avx2, Isa::Avx512),

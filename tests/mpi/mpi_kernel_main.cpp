@@ -5,7 +5,7 @@
 // fail on every rank (none waits in an exchange), and a communicator of the wrong size is
 // refused on every rank. Exit 0 when all hold.
 // Built by run_mpi.sh with -DKERNEL=name -DREAL=double|float -DDIMS=n0,n1,... -DSIGN=-1|1
-// -DX_PACKET=0|nu -DY_PACKET=0|nu (0: block distribution).
+// -DX_PACKET=0|nu -DY_PACKET=0|nu (0: block distribution) -DGRID=0,0|p0,p1 (a pencil kernel's grid).
 #include <fftw3.h>
 #include <mpi.h>
 
@@ -28,8 +28,17 @@ long points() {
   return n;
 }
 
-// Global index of point o of rank k's part: block, or packets of `packet` dealt out cyclically.
-long global_index(long packet, long ranks, long local, long k, long o) {
+const std::vector<long> kGrid{GRID};
+
+// Global index of point o of rank k's part: block, packets of `packet` dealt out cyclically, or
+// (a pencil kernel) the box of x or y rank k = a p1 + b holds, as the kernel's header comment says.
+long global_index(bool input, long packet, long ranks, long local, long k, long o) {
+  if (kGrid[0] > 0) {
+    const long m = kDims[0], n = kDims[1], r = kDims[2], p0 = kGrid[0], p1 = kGrid[1], a = k / p1, b = k % p1;
+    const long rows = input ? n / p1 : n / p0, cols = input ? r : r / p1;
+    const long i = o / (rows * cols), j = o / cols % rows, t = o % cols;
+    return input ? ((a * (m / p0) + i) * n + b * rows + j) * r + t : (i * n + a * rows + j) * r + b * cols + t;
+  }
   if (!packet) return k * local + o;
   return ((o / packet) * ranks + k) * packet + o % packet;
 }
@@ -97,7 +106,7 @@ int main(int argc, char **argv) {
   std::vector<SPLGEN_REAL> xs(2 * local + 1), ys(2 * local + 1, SPLGEN_REAL(-7));
   SPLGEN_REAL *xl = xs.data() + 1, *yl = ys.data() + 1;
   for (long o = 0; o < local; ++o) {
-    const cplx v = x[global_index(X_PACKET, ranks, local, rank, o)];
+    const cplx v = x[global_index(true, X_PACKET, ranks, local, rank, o)];
     xl[2 * o] = SPLGEN_REAL(v.real()), xl[2 * o + 1] = SPLGEN_REAL(v.imag());
   }
   const std::vector<SPLGEN_REAL> x_copy(xs);
@@ -113,7 +122,7 @@ int main(int argc, char **argv) {
     std::vector<cplx> y(n);
     for (long k = 0; k < ranks; ++k)
       for (long o = 0; o < local; ++o)
-        y[global_index(Y_PACKET, ranks, local, k, o)] = cplx(all[2 * (k * local + o)], all[2 * (k * local + o) + 1]);
+        y[global_index(false, Y_PACKET, ranks, local, k, o)] = cplx(all[2 * (k * local + o)], all[2 * (k * local + o) + 1]);
     const double eps = sizeof(SPLGEN_REAL) == 4 ? 1.2e-7 : 2.2e-16;
     const double tolerance = 8 * eps * std::log2(double(n));
     const double e_long = relative_rms(y, fftw_long(x)), e_double = relative_rms(y, fftw_double(x));

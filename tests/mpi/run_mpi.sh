@@ -32,6 +32,18 @@ cases=(
   "DFT(256 x 128, -1)|2|256,128|"
   "DFT(32 x 32 x 32)|4|32,32,32|--isa $isa"
   "DFT(12 x 9 x 10)|3|12,9,10|--precision float"
+  "DFT(16 x 16 x 16)|4|16,16,16|--decomposition pencil --isa $isa"
+  "DFT(16 x 16 x 16, -1)|4|16,16,16|--decomposition pencil --precision float --isa $isa"
+  "DFT(8 x 12 x 6)|2|8,12,6|--decomposition pencil"
+  "DFT(8 x 12 x 6)|2|8,12,6|--decomposition pencil --grid 2x1 --precision float"
+  "DFT(12 x 6 x 9, -1)|3|12,6,9|--decomposition pencil"
+  "DFT(32 x 32 x 32, -1)|4|32,32,32|--decomposition pencil --grid 4x1 --precision float --isa $isa"
+  "DFT(64 x 64 x 64)|4|64,64,64|--decomposition pencil --isa $isa"
+  "DFT(16 x 16 x 16)|4|16,16,16|--decomposition pencil --overlap 4 --isa $isa"
+  "DFT(16 x 16 x 16, -1)|4|16,16,16|--decomposition pencil --overlap 2 --precision float --isa $isa"
+  "DFT(12 x 6 x 9)|3|12,6,9|--decomposition pencil --overlap 3 --precision float"
+  "DFT(8 x 12 x 6, -1)|2|8,12,6|--decomposition pencil --grid 2x1 --overlap 2"
+  "DFT(64 x 64 x 64)|4|64,64,64|--decomposition pencil --overlap 8 --isa $isa"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
@@ -40,11 +52,14 @@ for c in "${cases[@]}"; do
   real=double sign=-1
   [[ $flags == *"--precision float"* ]] && real=float
   [[ $flags == *"--inverse"* || $spec == *", -1)" ]] && sign=1
-  xp=0 yp=0
+  xp=0 yp=0 grid=0,0
+  if [[ $flags == *pencil* ]]; then  # the grid, from the kernel's header comment
+    grid=$(sed -n 's|^// distributed: .*pencils of a \([0-9]*\) x \([0-9]*\) grid.*|\1,\2|p' "$work/k.cpp")
+  fi
   if [[ $flags == *cyclic* ]]; then  # the packets, from the kernel's header comment
     xp=$(sed -n 's|^// x: cyclic(\([0-9]*\)).*|\1|p' "$work/k.cpp") yp=$(sed -n 's|^// y: cyclic(\([0-9]*\)).*|\1|p' "$work/k.cpp")
   fi
-  mpicxx -std=c++17 -O2 -DKERNEL=mpi_kernel -DSPLGEN_REAL=$real -DOMPI_SKIP_MPICXX=1 "-DDIMS=$dims" -DSIGN=$sign -DX_PACKET="$xp" -DY_PACKET="$yp" \
+  mpicxx -std=c++17 -O2 -DKERNEL=mpi_kernel -DSPLGEN_REAL=$real -DOMPI_SKIP_MPICXX=1 "-DDIMS=$dims" -DSIGN=$sign -DX_PACKET="$xp" -DY_PACKET="$yp" "-DGRID=$grid" \
     "-DTO_STRING=\"$spec $flags\"" "$work/k.cpp" "$here/mpi_kernel_main.cpp" -lfftw3l -lfftw3 -o "$work/run"
   if timeout 300 mpirun -np "$ranks" "$work/run" >"$work/out" 2>&1; then
     echo "ok: $(grep ranks "$work/out" | head -1)"
@@ -53,9 +68,15 @@ for c in "${cases[@]}"; do
   fi
 done
 # Sizes the ranks do not divide, and splits the par rules cannot distribute: one line, exit 2.
-for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1"; do
-  IFS='|' read -r spec ranks <<<"$bad"
-  if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" -o "$work/bad.cpp" 2>&1); then
+# Pencils: a grid that does not divide the sizes, no grid that does, not 3D, a grid of other ranks,
+# --grid without pencils, chunks that do not divide a rank's rows, --overlap without pencils.
+for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1" "DFT(6 x 6 x 9)|4|--decomposition pencil" \
+  "DFT(8 x 8 x 6)|4|--decomposition pencil --grid 1x4" "DFT(64 x 64)|4|--decomposition pencil" \
+  "DFT(8 x 8 x 8)|4|--decomposition pencil --grid 2x4" "DFT(8 x 8 x 8)|4|--grid 2x2" \
+  "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 2"; do
+  IFS='|' read -r spec ranks flags <<<"$bad"
+  # shellcheck disable=SC2086
+  if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" $flags -o "$work/bad.cpp" 2>&1); then
     echo "FAIL: $spec on $ranks ranks was accepted"; status=1
   elif [[ $(wc -l <<<"$out") -ne 1 ]]; then
     echo "FAIL: $spec on $ranks ranks: not one line: $out"; status=1

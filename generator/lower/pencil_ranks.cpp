@@ -1,0 +1,115 @@
+#include "generator/lower/pencil_ranks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "generator/ir/print.h"
+
+namespace splgen::lower {
+
+const std::string &decomposition_name(Decomposition d) {
+  static const std::string slab = "slab", pencil = "pencil";
+  return d == Decomposition::Slab ? slab : pencil;
+}
+
+std::array<int64_t, 3> pencil_dims(const Spl &spec) {
+  Spl inner = spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (inner->kind != SplKind::DFTnd || inner->perm.size() != 3)
+    throw FormulaError(fmt::format("--decomposition pencil: needs a 3D DFT(m x n x r), not {} (docs/mpi.md)", splgen::print(spec)));
+  return {inner->perm[0], inner->perm[1], inner->perm[2]};
+}
+
+namespace {
+
+// Why p0 x p1 does not fit dims; empty when it does.
+std::string misfit(const std::array<int64_t, 3> &d, int p0, int p1) {
+  if (d[0] % p0) return fmt::format("p0 = {} does not divide m = {}", p0, d[0]);
+  if (d[1] % p0) return fmt::format("p0 = {} does not divide n = {}", p0, d[1]);
+  if (d[1] % p1) return fmt::format("p1 = {} does not divide n = {}", p1, d[1]);
+  if (d[2] % p1) return fmt::format("p1 = {} does not divide r = {}", p1, d[2]);
+  return "";
+}
+
+std::string dims_text(const std::array<int64_t, 3> &d) { return fmt::format("DFT({} x {} x {})", d[0], d[1], d[2]); }
+
+// The digit swap of a row-major rows x groups array of packets, as the index function
+// i*groups + d -> d*rows + i over packets (l(rows groups, rows) (x) I(packet)); the identity
+// where either is 1.
+IndexFn swap_digits(int64_t rows, int64_t groups, int64_t packet) {
+  if (rows == 1 || groups == 1) return fn_identity(rows * groups * packet);
+  return fn_stride(1, rows * groups, rows, packet);
+}
+
+}  // namespace
+
+std::array<int, 2> pencil_grid(const std::array<int64_t, 3> &dims, int ranks, std::array<int, 2> asked) {
+  if (asked[0] > 0) {
+    if (int64_t(asked[0]) * asked[1] != ranks)
+      throw FormulaError(fmt::format("--grid {}x{} is {} ranks, not {}", asked[0], asked[1], int64_t(asked[0]) * asked[1], ranks));
+    const std::string why = misfit(dims, asked[0], asked[1]);
+    if (!why.empty())
+      throw FormulaError(fmt::format("--grid {}x{}: {} of {} (p0 | m, n and p1 | n, r; docs/mpi.md)", asked[0], asked[1], why,
+                                     dims_text(dims)));
+    return asked;
+  }
+  std::array<int, 2> best{};
+  for (int p0 = 1; p0 <= ranks; ++p0) {
+    if (ranks % p0 || !misfit(dims, p0, ranks / p0).empty()) continue;
+    const int p1 = ranks / p0;
+    // the largest min(p0, p1); among equals p0 <= p1 (the smaller group in the second exchange)
+    if (!best[0] || std::min(p0, p1) > std::min(best[0], best[1])) best = {p0, p1};
+  }
+  if (!best[0])
+    throw FormulaError(fmt::format("--decomposition pencil: no grid p0 x p1 of {} ranks fits {} (p0 | m, n and p1 | n, r; "
+                                   "docs/mpi.md)", ranks, dims_text(dims)));
+  return best;
+}
+
+RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int overlap,
+                               const std::function<Sigma(const Spl &)> &lower_compute) {
+  const std::array<int64_t, 3> dims = pencil_dims(spec);
+  Spl inner = spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  const int64_t root = inner->b;
+  const std::string why = misfit(dims, grid[0], grid[1]);
+  if (!why.empty()) throw FormulaError(fmt::format("pencil grid {}x{}: {} of {}", grid[0], grid[1], why, dims_text(dims)));
+  const int64_t m = dims[0], n = dims[1], r = dims[2], p0 = grid[0], p1 = grid[1];
+  const int64_t a0 = m / p0, b1 = n / p1, c1 = r / p1, b0 = n / p0, K = overlap;
+  if (K < 1 || a0 % K)
+    throw FormulaError(fmt::format("--overlap {}: the chunks split the {} rows of m each rank holds (m/p0 = {}/{}), which {} "
+                                   "does not divide (docs/mpi.md)", K, a0, m, p0, K));
+  const int64_t ak = a0 / K;  // of those rows, a chunk's
+  RankProgram p;
+  p.ranks = int(p0 * p1), p.points = m * n * r, p.local = p.points / p.ranks;
+  p.dims = dims, p.grid = grid;
+  // send: the output permutation as a gather (send[s] = v[send(s)]), which loop merging pushes
+  // into the compute's scatters (a scatter outside a loop it only merges in a Sum_par body)
+  auto local = [&](const Spl &compute, const IndexFn &gather, const IndexFn &send) {
+    std::vector<Sigma> factors;
+    if (!is_identity(send)) factors.push_back(sigma_gather(send));
+    factors.push_back(lower_compute(compute));
+    if (!is_identity(gather)) factors.push_back(sigma_gather(gather));
+    p.steps.push_back(RankStep{false, {}, factors.size() == 1 ? factors[0] : sigma_compose(std::move(factors)), int(K)});
+  };
+  const IndexFn id = fn_identity(p.local / K);
+  // With --overlap K each of the first two stages and exchanges runs on K consecutive slices,
+  // a slice the ak = a0/K rows [c ak, (c+1) ak) of m (stages 1 and 2 are independent over
+  // them): the same steps with a0 rows replaced by ak. DFT(r) along the ak b1 rows; column
+  // block d of every row goes to rank d of the grid row.
+  local(make_tensor({make_identity(ak * b1), make_dft(r, root)}), id, swap_digits(p1, ak * b1, c1));
+  if (p1 > 1) p.steps.push_back(RankStep{true, {int(p1), 1}, nullptr, int(K)});
+  // Received: p1 blocks of ak x b1 x c1 (block d: rows [d b1, ..) of n); DFT(n) along n, then
+  // row block d' of n (b0 rows) to rank d' of the grid column.
+  local(make_tensor({make_identity(ak), make_dft(n, root), make_identity(c1)}), swap_digits(ak, p1, b1 * c1),
+        swap_digits(p0, ak, b0 * c1));
+  if (p0 > 1) p.steps.push_back(RankStep{true, {int(p0), int(p1)}, nullptr, int(K)});
+  // Received: K slices of p0 blocks of ak x b0 x c1 (slice c, block d: rows d a0 + c ak + [0, ak)
+  // of m), which the gather puts in order m x b0 x c1: DFT(m) on the whole part, once.
+  local(make_tensor({make_dft(m, root), make_identity(b0 * c1)}), swap_digits(p0, K, ak * b0 * c1), fn_identity(p.local));
+  p.steps.back().chunks = 1;
+  return p;
+}
+
+}  // namespace splgen::lower
