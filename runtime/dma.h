@@ -64,6 +64,18 @@ class external_store {
   virtual std::uint64_t size() const = 0;
   virtual void read(void *local, std::uint64_t offset, std::uint64_t bytes) = 0;
   virtual void write(std::uint64_t offset, const void *local, std::uint64_t bytes) = 0;
+  // A whole block list, packed in local memory; a store overrides these to move a list with
+  // fewer calls than one per block (file_store: one system call per list where it can).
+  virtual void read_list(void *local, const block_list &list) {
+    auto *p = static_cast<unsigned char *>(local);
+    if (list.count > 1 && list.stride == list.block_bytes) return read(p, list.offset, list.bytes());  // one block
+    for (std::uint64_t i = 0; i < list.count; ++i) read(p + i * list.block_bytes, list.offset + i * list.stride, list.block_bytes);
+  }
+  virtual void write_list(const block_list &list, const void *local) {
+    auto *p = static_cast<const unsigned char *>(local);
+    if (list.count > 1 && list.stride == list.block_bytes) return write(list.offset, p, list.bytes());
+    for (std::uint64_t i = 0; i < list.count; ++i) write(list.offset + i * list.stride, p + i * list.block_bytes, list.block_bytes);
+  }
   // Lets the store refuse a whole list before any of it moves (a failed get leaves nothing half done).
   void check(const block_list &list, const char *what) const {
     if (list.count == 0 || list.block_bytes == 0) return;
@@ -130,12 +142,9 @@ class dma_engine {
   };
   virtual void start(const Job &job) = 0;
   static void run(const Job &j) {
-    for (std::uint64_t i = 0; i < j.list.count; ++i) {
-      unsigned char *local = j.local + i * j.list.block_bytes;
-      std::uint64_t at = j.list.offset + i * j.list.stride;
-      if (j.get) j.store->read(local, at, j.list.block_bytes);
-      else j.store->write(at, local, j.list.block_bytes);
-    }
+    if (j.list.count == 0 || j.list.block_bytes == 0) return;
+    if (j.get) j.store->read_list(j.local, j.list);
+    else j.store->write_list(j.list, j.local);
   }
 
  private:

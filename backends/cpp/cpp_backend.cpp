@@ -329,6 +329,8 @@ struct Emitter : simd::ScalarNames {
 
   static std::string wrap(const Text &t, int min_prec) { return t.prec < min_prec ? "(" + t.s + ")" : t.s; }
 
+  bool wide_lookups = false;  // table lookups printed as long (DMA byte offsets)
+
   // k*idx + c as a C expression
   Text idx_text(const Idx &x, int64_t k, int64_t c) {
     Text t;
@@ -363,6 +365,7 @@ struct Emitter : simd::ScalarNames {
       case IdxKind::Lookup: {
         std::string name = lut_name(x->table);
         t = {name + "[" + idx_text(x->a, 1, 0).s + "]", kPrimary};
+        if (wide_lookups) t.s = "long(" + t.s + ")";  // an int table in a byte offset beyond 2^31
         break;
       }
     }
@@ -487,8 +490,12 @@ struct Emitter : simd::ScalarNames {
     std::string ext = "ext_" + buffer_ref(s.buffer);
     in_dma = false;
     const int64_t bytes = prec == Precision::Float ? 8 : 16;  // one complex
-    std::string list = fmt::format("splgen::runtime::make_block_list({}, {}, {}, {})", idx_text(s.index, bytes, 0).s,
-                                   bytes * s.dma.stride, s.dma.count, bytes * s.dma.block);
+    // byte offsets pass 2^31 from 2^27 complex doubles on (the in-place 2^28 kernel): long arithmetic
+    wide_lookups = true;
+    const std::string offset = idx_text(s.index, bytes, 0).s;
+    wide_lookups = false;
+    std::string list = fmt::format("splgen::runtime::make_block_list({}, {}, {}, {})", offset, bytes * s.dma.stride,
+                                   s.dma.count, bytes * s.dma.block);
     std::string local = pointer(s.dma.local, s.dma.local_index), tag = idx_text(s.dma.tag, 1, 0).s;
     indent(depth);
     if (s.dma.get) body += fmt::format("dma->get({}, {}, {}, {});\n", tag, local, ext, list);

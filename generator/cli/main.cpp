@@ -35,6 +35,7 @@
 #include "generator/cli/rules_commands.h"
 #include "generator/cli/rules_stats_command.h"
 #include "generator/cli/model_command.h"
+#include "generator/cli/run_file_command.h"
 #include "generator/cli/selftest_command.h"
 #if SPLGEN_WITH_MEASURE  // a build without FFTW3 has no measuring layers (CMakeLists.txt)
 #include "generator/cli/bench_command.h"
@@ -426,6 +427,8 @@ int run(int argc, char **argv) {
   CLI::App *selftest = add_selftest_command(app, selftest_args);
   ModelArgs model_args;
   CLI::App *model = add_model_command(app, model_args);
+  RunFileArgs run_file_args;
+  CLI::App *run_file = add_run_file_command(app, run_file_args);
 
 #if SPLGEN_WITH_MEASURE
   BenchArgs bench_args;
@@ -456,6 +459,7 @@ int run(int argc, char **argv) {
   if (rew->parsed()) return rewrite(o.spec, o.rule_files);
   if (selftest->parsed()) return run_selftest(selftest_args);
   if (model->parsed()) return run_model(model_args);
+  if (run_file->parsed()) return run_run_file(run_file_args);
 #if SPLGEN_WITH_MEASURE
   if (bench->parsed()) return run_bench(bench_args);
   if (search->parsed()) return run_search(search_args);
@@ -466,7 +470,7 @@ int run(int argc, char **argv) {
                                     sub->get_name()),
                         kExitUsage);
 #endif
-  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, model, bench, search or wisdom "
+  return report_error("a subcommand is required: gen, expand, lower, verify, rules, rewrite, selftest, model, run-file, bench, search or wisdom "
                       "(see 'splgen --help')",
                       kExitUsage);
 }

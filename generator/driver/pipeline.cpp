@@ -561,7 +561,7 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   const std::vector<TagKind> consumed = backend_of(options).consumed_tags();  // an unknown target: an error before any work
   const bool distributed = std::count(consumed.begin(), consumed.end(), TagKind::Par) > 0;
   if (options.size_limits)  // refused at once rather than minutes later (size_limits.h); per rank if distributed
-    check_size_limits(spec, distributed ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1);
+    check_size_limits(spec, distributed ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1, inplace_kernel(c));
   if (reached < Stage::Merge) {  // the expansion and the lowering use rules; later stages do not
     load_rules(c);
     check_rule_selection(c);

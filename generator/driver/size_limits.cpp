@@ -9,26 +9,29 @@ namespace splgen::driver {
 
 namespace {
 
-void check_dft_size(const Spl &dft, int64_t n, int64_t ranks) {
-  if (n / ranks > kMaxPoints)
-    throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^24 = {} points (docs/cli.md, "
-                                   "\"Size limits\")", print(dft), n, kMaxPoints));
+void check_dft_size(const Spl &dft, int64_t n, int64_t ranks, int64_t max_points) {
+  if (n / ranks > max_points)
+    throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^{} = {} points{} (docs/cli.md, "
+                                   "\"Size limits\")", print(dft), n, max_points == kMaxPoints ? 24 : 28, max_points,
+                                   max_points == kMaxPoints ? "" : " for the in-place large 1D kernel"));
   if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
     throw FormulaError(fmt::format("{}: the prime factor {} is above splgen's size limit for prime factors of a DFT, "
                                    "2^18 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
 }
 
-void check_node(const Spl &f, int64_t ranks) {
-  if (f->kind == SplKind::DFT) check_dft_size(f, f->a, ranks);
+void check_node(const Spl &f, int64_t ranks, int64_t max_points) {
+  if (f->kind == SplKind::DFT) check_dft_size(f, f->a, ranks, max_points);
   if (f->kind == SplKind::DFTnd)
-    for (int64_t n : f->perm) check_dft_size(f, n, 1);
-  for (const Spl &child : f->children) check_node(child, ranks);
+    for (int64_t n : f->perm) check_dft_size(f, n, 1, max_points);
+  for (const Spl &child : f->children) check_node(child, ranks, max_points);
 }
 
 }  // namespace
 
-void check_size_limits(const Spl &spec, int64_t ranks) {
-  check_node(spec, ranks);  // first: the message names the DFT
+void check_size_limits(const Spl &spec, int64_t ranks, bool inplace) {
+  const int64_t max_points = inplace ? kMaxInplacePoints : kMaxPoints;
+  check_node(spec, ranks, max_points);  // first: the message names the DFT
+  if (inplace) return;
   if (spec->rows / ranks > kMaxPoints || spec->cols / ranks > kMaxPoints)
     throw FormulaError(fmt::format("the spec is {} x {}{}: above splgen's size limit of 2^24 = {} points{} (docs/cli.md, "
                                    "\"Size limits\")", spec->rows, spec->cols,

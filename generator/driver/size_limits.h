@@ -20,9 +20,16 @@ constexpr int64_t kMaxPoints = int64_t(1) << 24;
 // DFT(2097143) 472 MB in 64 s and 2 GB of memory, before the table cache of functions.cpp).
 constexpr int64_t kMaxPrimeFactor = int64_t(1) << 18;
 
+// Points of the in-place large 1D kernel, tiled(k)[DFT(n)] --in-place (docs/streaming.md,
+// "Large 1D in place"): its source barely grows with n (local DFTs of sqrt(n), a tile-pair
+// table of (sqrt(n)/k)^2 entries), but the lowering still enumerates every index function
+// point by point (lower/dma_transfers.cpp): gen took 14 s at 2^26 and 56 s at 2^28 under
+// load, so 2^30 (about 4 min) stays refused.
+constexpr int64_t kMaxInplacePoints = int64_t(1) << 28;
+
 // Throws FormulaError (one line, naming the limit) when the spec or one of its DFTs is too large.
 // A distributed kernel (docs/mpi.md) of `ranks` ranks is the code of one rank: the limit is on
-// its part of the points.
-void check_size_limits(const Spl &spec, int64_t ranks = 1);
+// its part of the points. `inplace`: the spec is an in-place large 1D kernel (kMaxInplacePoints).
+void check_size_limits(const Spl &spec, int64_t ranks = 1, bool inplace = false);
 
 }  // namespace splgen::driver

@@ -16,7 +16,7 @@ namespace {
 std::size_t node_hash(const SigmaNode &n) {
   std::hash<int64_t> h64;
   std::size_t h = std::size_t(n.kind) * 1000003u;
-  for (int64_t v : {n.rows, n.cols, int64_t(n.var.id), n.var.extent, int64_t(n.mode), int64_t(n.dma)})
+  for (int64_t v : {n.rows, n.cols, int64_t(n.var.id), n.var.extent, int64_t(n.mode), int64_t(n.dma), int64_t(n.put_back)})
     hash_mix(h, h64(v));
   if (n.fn) hash_mix(h, hash_value(n.fn));
   if (n.source) hash_mix(h, n.source->hash);
@@ -81,9 +81,10 @@ Sigma sigma_gather(IndexFn f, bool dma) {
   return make(std::move(n));
 }
 
-Sigma sigma_scatter(IndexFn f, bool dma) {
+Sigma sigma_scatter(IndexFn f, bool dma, bool put_back) {
   SigmaNode n{SigmaKind::Scatter, f->range, f->domain};
   n.dma = dma;
+  n.put_back = dma && put_back;
   n.fn = std::move(f);
   return make(std::move(n));
 }
@@ -106,7 +107,7 @@ Sigma sigma_kernel(Spl leaf) {
 
 bool operator==(const SigmaNode &x, const SigmaNode &y) {
   if (x.hash != y.hash || x.kind != y.kind || x.rows != y.rows || x.cols != y.cols || x.var != y.var ||
-      x.mode != y.mode || x.dma != y.dma || !same_fn(x.fn, y.fn) || !same_source(x.source, y.source) ||
+      x.mode != y.mode || x.dma != y.dma || x.put_back != y.put_back || !same_fn(x.fn, y.fn) || !same_source(x.source, y.source) ||
       x.children.size() != y.children.size())
     return false;
   for (std::size_t i = 0; i < x.children.size(); ++i)

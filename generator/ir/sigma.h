@@ -29,6 +29,10 @@ struct SigmaNode {
   LoopVar var;                  // Sum
   SumMode mode = SumMode::Plain;  // Sum
   bool dma = false;             // Gather, Scatter: an explicit block transfer (G_dma, S_dma)
+  // Scatter (S_dma): puts, for every chunk, exactly the positions the G_dma of its chunk got, as
+  // a set, by construction (lower/inplace_passes.cpp), so the in-place check need not
+  // enumerate them (n points per pass: minutes and GBs beyond 2^25).
+  bool put_back = false;
   IndexFn fn;                   // Gather, Scatter, Diag (positions into `source`)
   Spl source;                   // Diag: the diagonal (T or Diag node); Kernel: the leaf
   std::size_t hash = 0;         // set by the factories; equal nodes have equal hashes
@@ -49,7 +53,7 @@ Sigma sigma_compose(std::vector<Sigma> factors);  // flattens, checks dimensions
 Sigma sigma_sum(LoopVar var, Sigma body, SumMode mode = SumMode::Plain);
 Sigma sigma_sum_list(std::vector<Sigma> terms);
 Sigma sigma_gather(IndexFn f, bool dma = false);
-Sigma sigma_scatter(IndexFn f, bool dma = false);
+Sigma sigma_scatter(IndexFn f, bool dma = false, bool put_back = false);
 Sigma sigma_diag(Spl source, IndexFn f);
 Sigma sigma_kernel(Spl leaf);
 

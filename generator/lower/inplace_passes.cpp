@@ -112,7 +112,7 @@ Sigma inplace_passes(const Spl &spec, const std::function<Sigma(const Spl &, int
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const LoopVar c{next++, passes[i].chunks}, one{next++, 1};
     const Pass &p = passes[i];
-    std::vector<Sigma> body = {sigma_scatter(p.put(c), true), sigma_sum(one, computes[i]), sigma_gather(p.get(c), true)};
+    std::vector<Sigma> body = {sigma_scatter(p.put(c), true, true), sigma_sum(one, computes[i]), sigma_gather(p.get(c), true)};
     if (p.twiddle) body.insert(body.begin() + 1, sigma_diag(p.twiddle, compose(p.twiddle_at, p.put(c))));
     stages.insert(stages.begin(), sigma_sum(c, sigma_compose(std::move(body)), SumMode::Stream));
   }

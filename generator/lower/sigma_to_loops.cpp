@@ -157,7 +157,8 @@ bool in_place_safe(const Sigma &s) {
       // A streamed chunk put where it was got as a set (the in-place transposes of
       // lower/inplace_passes.h) matches too.
       bool matched = first->kind == SigmaKind::Scatter && last->kind == SigmaKind::Gather
-                         ? same(first->fn, last->fn) || (first->dma && last->dma && same_footprint(s, first, last))
+                         ? same(first->fn, last->fn) ||
+                               (first->dma && last->dma && (first->put_back || same_footprint(s, first, last)))
                          : same_footprint(s, first, last);
       if (!matched) return false;
       // A streamed chunk (S_dma ... G_dma of one function) is computed in local memory: all of

@@ -42,6 +42,18 @@ TEST_F(InputLimitsCliTest, HugeSizesAreRefusedAtOnce) {
   }
 }
 
+// The in-place large 1D kernel has its own limit, 2^28 points (docs/cli.md, "Size limits");
+// the same spec without --in-place, and other specs, keep 2^24. Refused at once.
+TEST_F(InputLimitsCliTest, InPlaceLargeOneDimensionalLimit) {
+  test::ProgramResult r;
+  EXPECT_LT(timed({"gen", "tiled(256)[DFT(2^30)]", "--in-place", "-o", dir.file("k.cpp")}, r), 2.0);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "DFT(1073741824): 1073741824 points is above splgen's size limit of 2^28 = 268435456 "
+                              "points for the in-place large 1D kernel")) << r.err;
+  expect_error({"gen", "tiled(64)[DFT(2^26)]", "-o", dir.file("k.cpp")}, "size limit of 2^24 = 16777216 points");
+  expect_error({"gen", "DFT(2^26)", "--in-place", "-o", dir.file("k.cpp")}, "size limit of 2^24 = 16777216 points");
+}
+
 // Item 6: a prime whose p-1 is not a power of two took 20-50 s (O(p^2) Rader table); now seconds.
 TEST_F(InputLimitsCliTest, LargePrimesGenerateQuickly) {
   for (const char *spec : {"DFT(10007)", "DFT(20011)"}) {
