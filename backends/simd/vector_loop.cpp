@@ -294,7 +294,12 @@ class Printer {
     for (auto it = stores.begin(); it != stores.end();)
       it = parts[it->first] == 3 ? std::next(it) : stores.erase(it);  // whole complex elements, once
     partition(loads, load_group_of_);
-    partition(stores, store_group_of_);
+    // AVX-512 double: where a lane's stores are a single group (I(m) (x) DFT(4)), its 8x8
+    // transpose (24 shuffles, one port on Intel) cost more than per-element stores: DFT(60)
+    // 1.19-1.46x and DFT(100) 1.23-1.34x faster without, 36 0.91-0.93x, 9 other sizes +-2%
+    // (Xeon, interleaved A/B, medians; docs/bench/README.md).
+    bool single_group = stores.size() <= std::size_t(kind_.group());
+    if (!(kind_.bits() == 512 && kind_.precision == Precision::Double && single_group)) partition(stores, store_group_of_);
   }
 
   void load_group(const Group &group) {
