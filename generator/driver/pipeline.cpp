@@ -559,6 +559,8 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
   c.spec = spec;
   c.reached = reached;
   const std::vector<TagKind> consumed = backend_of(options).consumed_tags();  // an unknown target: an error before any work
+  if (options.masked_remainders && masked_vector_width(options.isa, options.precision) == 0)
+    throw FormulaError(fmt::format("--masked-remainders: only --isa avx512 has lane masks, not {}", isa_name(options.isa)));
   const bool distributed = std::count(consumed.begin(), consumed.end(), TagKind::Par) > 0;
   if (options.size_limits)  // refused at once rather than minutes later (size_limits.h); per rank if distributed
     check_size_limits(spec, distributed ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1, inplace_kernel(c));

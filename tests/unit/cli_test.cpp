@@ -217,6 +217,13 @@ TEST_F(CliTest, RejectsZeroSize) { expect_error({"gen", "DFT(0)"}); }
 
 TEST_F(CliTest, RejectsNegativeSize) { expect_error({"gen", "DFT(-4)"}); }
 
+TEST_F(CliTest, MaskedRemaindersNeedAvx512) {
+  expect_error({"gen", "DFT(60)", "--isa", "avx2", "--masked-remainders"}, "only --isa avx512 has lane masks");
+  ProgramResult r = splgen({"gen", "DFT(60)", "--isa", "avx512", "--masked-remainders"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "splgen_loadcm_d8(")) << "no masked group";
+}
+
 TEST_F(CliTest, ReportsParsePosition) {
   ProgramResult r = expect_error({"gen", "DFT(12"});
   EXPECT_TRUE(contains(r.err, "1:7: expected ')'")) << r.err;
