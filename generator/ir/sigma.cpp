@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -53,6 +54,12 @@ Sigma sigma_compose(std::vector<Sigma> factors) {
   SigmaNode n{SigmaKind::Compose, flat.front()->rows, flat.back()->cols};
   n.children = std::move(flat);
   return make(std::move(n));
+}
+
+int max_sum_var(const Sigma &s) {
+  int m = s->kind == SigmaKind::Sum ? s->var.id : -1;
+  for (const Sigma &c : s->children) m = std::max(m, max_sum_var(c));
+  return m;
 }
 
 Sigma sigma_sum(LoopVar var, Sigma body, SumMode mode) {

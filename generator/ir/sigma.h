@@ -42,6 +42,8 @@ struct SigmaNode {
 // children), as for SPL; loop variables are compared by id, not up to renaming.
 bool operator==(const SigmaNode &x, const SigmaNode &y);
 bool equal(const Sigma &x, const Sigma &y);
+// The largest loop variable id a Sum of s binds, -1 if none: new loops number after it.
+int max_sum_var(const Sigma &s);
 struct SigmaHash {
   std::size_t operator()(const Sigma &s) const { return s->hash; }
 };

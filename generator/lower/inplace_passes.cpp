@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generator/lower/pass_computes.h"
+
 namespace splgen::lower {
 
 namespace {
@@ -20,12 +22,6 @@ struct Pass {
   Spl twiddle;
   IndexFn twiddle_at;
 };
-
-int max_var(const Sigma &s) {
-  int m = s->kind == SigmaKind::Sum ? s->var.id : -1;
-  for (const Sigma &c : s->children) m = std::max(m, max_var(c));
-  return m;
-}
 
 int64_t isqrt(int64_t v) {
   int64_t r = int64_t(std::llround(std::sqrt(double(v))));
@@ -102,12 +98,8 @@ void check_inplace(const Spl &spec) { inplace_shape(spec); }
 Sigma inplace_passes(const Spl &spec, const std::function<Sigma(const Spl &, int)> &lower_compute) {
   const InplaceShape s = inplace_shape(spec);
   const std::vector<Pass> passes = passes_of(s, spec->children.front()->b);
-  std::vector<Sigma> computes;
   int next = 0;
-  for (const Pass &p : passes) {
-    computes.push_back(lower_compute(p.compute, next));
-    next = std::max(next, max_var(computes.back()) + 1);
-  }
+  const std::vector<Sigma> computes = lower_pass_computes(passes, lower_compute, next);
   std::vector<Sigma> stages;  // applied first = rightmost
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const LoopVar c{next++, passes[i].chunks}, one{next++, 1};

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generator/lower/pass_computes.h"
+
 namespace splgen::lower {
 
 namespace {
@@ -16,12 +18,6 @@ struct Pass {
   std::function<IndexFn(const LoopVar &)> get, put;
   Sigma twiddle_after;  // a diagonal applied between this pass and the next (merged into them)
 };
-
-int max_var(const Sigma &s) {
-  int m = s->kind == SigmaKind::Sum ? s->var.id : -1;
-  for (const Sigma &c : s->children) m = std::max(m, max_var(c));
-  return m;
-}
 
 Spl I(int64_t n) { return make_identity(n); }
 Spl L(int64_t N, int64_t m) { return make_stride(N, m); }
@@ -174,12 +170,8 @@ Sigma layout_passes(const Spl &spec, DataLayout layout, const std::function<Sigm
   std::vector<Pass> passes = s.dims == 1   ? tiled_1d_passes(s, layout)
                             : s.dims == 2 ? tiled_passes(s, layout)
                                           : cubic_passes(s, layout);
-  std::vector<Sigma> computes;
   int next = 0;
-  for (const Pass &p : passes) {
-    computes.push_back(lower_compute(p.compute, next));
-    next = std::max(next, max_var(computes.back()) + 1);
-  }
+  const std::vector<Sigma> computes = lower_pass_computes(passes, lower_compute, next);
   std::vector<Sigma> stages;  // applied first = rightmost
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const LoopVar c{next++, s.chunks()}, one{next++, 1};

@@ -45,12 +45,6 @@ Idx address(const Access &a, const Idx &i) {
   return a.offset ? idx_add(at, a.offset) : at;
 }
 
-int max_var(const Sigma &s) {
-  int m = s->kind == SigmaKind::Sum ? s->var.id : -1;
-  for (const Sigma &c : s->children) m = std::max(m, max_var(c));
-  return m;
-}
-
 bool is_unrolled_kernel(const Spl &leaf) {
   if (leaf->kind == SplKind::RealTransform) return leaf->rows * leaf->cols <= kRealCodeletEntries;
   if (leaf->kind == SplKind::WideDense) return true;  // small blocks of the real rules, by construction
@@ -693,7 +687,7 @@ Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOpt
   if (packed.input) pack(kInputBuffer, body->cols);
   if (packed.output) pack(kOutputBuffer, body->rows);
   const IndexFn bx = packed.input ? fn_identity(body->cols) : xf, by = packed.output ? fn_identity(body->rows) : yf;
-  Codegen gen(f, max_var(s) + 1, stream);
+  Codegen gen(f, max_sum_var(s) + 1, stream);
   // In place, x is y: the aliasing checks of gen_compose put temporaries where stages would
   // overwrite what they have still to read.
   f.body = gen.gen(body, Access{kOutputBuffer, by}, Access{layout.in_place ? kOutputBuffer : kInputBuffer, bx});
