@@ -62,6 +62,24 @@ Spl one_transform(const Spl &batched, const IoLayoutOptions &io) {
   return batched;
 }
 
+std::vector<int> batch_vector_widths(const Spl &spec, const GenOptions &options) {
+  const std::vector<int> widths = allowed_vector_widths(options);
+  if (widths.empty() || spec->kind != SplKind::Tensor || spec->children.size() != 2 || !is_identity(spec->children[0]))
+    return {};
+  const int64_t b = spec->children[0]->a, nu = widths.front();
+  const Spl &a = spec->children[1];
+  const IoLayoutOptions &io = options.io;
+  if (b < nu || reads_real(a) || writes_real(a) || a->rows != a->cols || io.split || options.threads > 1 ||
+      options.ranks > 1 || options.target != "cpp" || options.stream || options.layout != lower::DataLayout::Natural ||
+      any_tag(a))
+    return {};
+  const Side in = input_side(a, io), out = output_side(a, io);
+  const bool interleaved = in.dist < in.stride || out.dist < out.stride;
+  const bool codelet = a->kind == SplKind::DFT && is_codelet_size(a->a);
+  if (codelet || (interleaved && a->rows * nu <= kAcrossBatchMaxInterleaved)) return widths;
+  return {};
+}
+
 void check_io_layout(const Spl &spec, const GenOptions &options) {
   const IoLayoutOptions &io = options.io;
   if (io.batch < 1) throw FormulaError(fmt::format("--batch {}: the number of transforms must be at least 1", io.batch));

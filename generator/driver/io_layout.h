@@ -41,4 +41,18 @@ std::string describe_io_layout(const Spl &batched, const IoLayoutOptions &io);
 // The transform inside a batch (the spec itself when it is none).
 Spl one_transform(const Spl &batched, const IoLayoutOptions &io);
 
+// The vector widths the batch `spec` = I(b) (x) A runs across (lower/vectorise_batch.h),
+// widest first; empty where it stays vectorised inside each transform. The rule
+// (docs/transforms.md, "Batches vectorised across the batch"): a vector ISA, b at least the
+// widest width nu, A complex on both sides and interleaved (split data are not vectorised),
+// one thread, no tags; and A one codelet (n <= kCodeletMax), or, where one side of the layout
+// has adjacent transforms closer than a transform's own elements (idist < istride or
+// odist < ostride: the lanes' elements adjacent), n nu <= kAcrossBatchMaxInterleaved.
+// A contiguous batch of a split A loses across (1000 x DFT(64): AVX2 0.81x FFTW against 0.92x
+// inside, AVX-512 0.72x against 1.40x; Xeon, one run each).
+std::vector<int> batch_vector_widths(const Spl &spec, const GenOptions &options);
+// A's stages then run with intermediates of n nu complex elements: in L1 (32 KB of doubles).
+// 1000 x DFT(256) written --ostride 1000 --odist 1: AVX2 1.47x FFTW against 1.14x inside.
+inline constexpr int64_t kAcrossBatchMaxInterleaved = 2048;
+
 }  // namespace splgen::driver

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <complex>
@@ -17,6 +18,7 @@
 #include "generator/driver/pipeline.h"
 #include "generator/measure/fftw_layout.h"
 #include "generator/parse/formula_parser.h"
+#include "generator/target/target.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/misaligned.h"
 #include "tests/support/reference.h"
@@ -220,6 +222,41 @@ TEST(IoLayoutKernels, IssueExample) {
   c.isa = Isa::Avx2;
   generate_compile_and_check({c});
 }
+
+// Batches vectorised across the batch (lower/vectorise_batch.h, docs/transforms.md): the codelet
+// sizes and beyond, batches below, at and around the vector width nu (the rest of the batch at
+// narrower widths and scalar) and long ones, contiguous; strided, with gaps, written transposed
+// (where the lanes' outputs are adjacent) and in place for the batches around nu.
+std::vector<Case> across_batch(Precision p, Isa isa) {
+  const std::vector<int> widths = vector_widths(isa, p);
+  const int64_t nu = widths.empty() ? 4 : widths.front();
+  std::vector<int64_t> batches = {1, 3, nu - 1, nu, nu + 1, 257, 1000};
+  std::sort(batches.begin(), batches.end());
+  batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+  std::vector<Case> out;
+  auto add = [&](int n, Case c) {
+    c.dims = {n}, c.precision = p, c.isa = isa;
+    out.push_back(c);
+  };
+  for (int n : {2, 3, 4, 5, 8, 12, 16, 32, 64}) {
+    for (int64_t b : batches) add(n, {{}, b});
+    if (isa == Isa::Scalar) continue;
+    for (int64_t b : {nu + 1, int64_t(257)}) {
+      add(n, {{}, b, 2, 1, 2 * n + 3, n + 1});          // gaps inside and between the inputs
+      add(n, {{}, b, 1, b, n, 1, false, false, true});  // written transposed, inverse
+    }
+    add(n, {{}, nu + 1, 1, 1, {}, {}, true});            // in place
+  }
+  if (isa != Isa::Scalar) add(256, {{}, 2 * nu + 1, 1, 2 * nu + 1, 256, 1});  // transposed, beyond the codelets
+  return out;
+}
+
+TEST(IoLayoutKernels, AcrossBatchScalarDouble) { generate_compile_and_check(across_batch(Precision::Double, Isa::Scalar)); }
+TEST(IoLayoutKernels, AcrossBatchScalarFloat) { generate_compile_and_check(across_batch(Precision::Float, Isa::Scalar)); }
+TEST(IoLayoutKernels, AcrossBatchAvx2Double) { generate_compile_and_check(across_batch(Precision::Double, Isa::Avx2)); }
+TEST(IoLayoutKernels, AcrossBatchAvx2Float) { generate_compile_and_check(across_batch(Precision::Float, Isa::Avx2)); }
+TEST(IoLayoutKernels, AcrossBatchAvx512Double) { generate_compile_and_check(across_batch(Precision::Double, Isa::Avx512)); }
+TEST(IoLayoutKernels, AcrossBatchAvx512Float) { generate_compile_and_check(across_batch(Precision::Float, Isa::Avx512)); }
 
 }  // namespace
 }  // namespace splgen

@@ -6,7 +6,13 @@
 #include <cfloat>
 #include <random>
 
+#include "generator/driver/io_layout.h"
 #include "generator/driver/pipeline.h"
+#include "generator/ir/dense.h"
+#include "generator/ir/loop_visitor.h"
+#include "generator/ir/print.h"
+#include "generator/lower/vectorise_batch.h"
+#include "generator/parse/formula_parser.h"
 #include "generator/ir/index_fn.h"
 #include "tests/support/reference.h"
 
@@ -109,6 +115,81 @@ TEST(IoLayout, HeaderCommentStatesTheLayout) {
   EXPECT_NE(c.source.find("void splgen_dft256_b1000_strided(double *__restrict y, const double *__restrict x)"),
             std::string::npos);
   EXPECT_EQ(driver::run_pipeline("DFT(256)", o).source, c.source) << "deterministic";
+}
+
+// I(b) (x) A -> (I(b/nu) (x) L (A (x) I(nu)) L) (+) ... (lower/vectorise_batch.h) is the same
+// matrix for every b, the rest at the narrower widths and alone.
+TEST(IoLayout, AcrossBatchRewriteIsTheSameMatrix) {
+  for (const char *a : {"DFT(3)", "DFT(4)", "(DFT(2) (x) I(2)) * T(4,2) * (I(2) (x) DFT(2)) * L(4,2)"})
+    for (int64_t b = 1; b <= 9; ++b) {
+      Spl batch = tensor(make_identity(b), parse::parse_formula(a));
+      Spl across = lower::vectorise_batch(batch, {4, 2});
+      SCOPED_TRACE(print(across));
+      EXPECT_LE(max_abs_difference(to_dense(across), to_dense(batch)), 1e-12);
+      EXPECT_EQ(across->kind == SplKind::Tensor && is_identity(across->children[0]), b < 2) << "across from 2 on";
+    }
+  Spl one = lower::vectorise_batch(tensor(make_identity(8), make_dft(4)), {4, 2});
+  EXPECT_EQ(print(one), "I(2) (x) (L(16,4) * (DFT(4) (x) I(4)) * L(16,4))");
+  Spl rest = lower::vectorise_batch(tensor(make_identity(7), make_dft(4)), {4, 2});
+  EXPECT_EQ(print(rest), "(L(16,4) * (DFT(4) (x) I(4)) * L(16,4)) (+) (L(8,2) * (DFT(4) (x) I(2)) * L(8,4)) (+) DFT(4)");
+  const Spl single = make_dft(16);
+  EXPECT_EQ(lower::vectorise_batch(single, {4, 2}), single) << "no batch, no change";
+}
+
+// The rule of driver::batch_vector_widths (docs/transforms.md, "Batches vectorised across the batch").
+TEST(IoLayout, AcrossBatchRule) {
+  auto widths = [](const char *spec, int64_t batch, Isa isa, Precision p, int64_t ostride = 1,
+                   std::optional<int64_t> odist = {}, bool split = false) {
+    driver::GenOptions o;
+    o.isa = isa, o.precision = p;
+    o.io.batch = batch, o.io.ostride = ostride, o.io.odist = odist, o.io.split = split;
+    return driver::batch_vector_widths(driver::batched_spec(parse::parse_formula(spec), o.io), o);
+  };
+  const Precision d = Precision::Double, f = Precision::Float;
+  EXPECT_EQ(widths("DFT(16)", 1000, Isa::Avx2, d), (std::vector<int>{4, 2}));
+  EXPECT_EQ(widths("DFT(32)", 256, Isa::Avx512, f), (std::vector<int>{16, 8, 4}));
+  EXPECT_EQ(widths("DFT(4)", 4, Isa::Avx2, d), (std::vector<int>{4, 2})) << "b = nu";
+  EXPECT_TRUE(widths("DFT(4)", 3, Isa::Avx2, d).empty()) << "b < nu";
+  EXPECT_TRUE(widths("DFT(16)", 1000, Isa::Scalar, d).empty()) << "no vectors";
+  EXPECT_TRUE(widths("DFT(64)", 1000, Isa::Avx2, d).empty()) << "contiguous beyond the codelets";
+  EXPECT_EQ(widths("DFT(256)", 1000, Isa::Avx2, d, 1000, 1), (std::vector<int>{4, 2})) << "transposed output";
+  EXPECT_EQ(widths("DFT(256)", 1000, Isa::Avx512, d, 1000, 1), (std::vector<int>{8, 4, 2})) << "256 x 8 fits";
+  EXPECT_TRUE(widths("DFT(256)", 1000, Isa::Avx512, f, 1000, 1).empty()) << "256 x 16 does not";
+  EXPECT_TRUE(widths("DFT(16)", 1000, Isa::Avx2, d, 1, {}, true).empty()) << "split format";
+  EXPECT_TRUE(widths("RDFT(16)", 1000, Isa::Avx2, d).empty()) << "a real side";
+  EXPECT_TRUE(widths("DFT(4 x 4)", 1000, Isa::Avx2, d).empty()) << "not one codelet";
+}
+
+// The kernel: the batch loop runs blocks of nu transforms, each one DFT(16) codelet whose
+// vector loop over the nu lanes is innermost (not DFT(16) split into vector loops inside).
+std::vector<Stmt> flat_statements(const Stmt &s) {
+  std::vector<Stmt> out;
+  for (const Stmt &t : statements_of(s)) {
+    if (t->kind != StmtKind::Block) {
+      out.push_back(t);
+      continue;
+    }
+    for (const Stmt &u : flat_statements(t)) out.push_back(u);
+  }
+  return out;
+}
+
+TEST(IoLayout, AcrossBatchKernelRunsLanesOverTransforms) {
+  driver::GenOptions o;
+  o.isa = Isa::Avx2, o.io.batch = 1000;
+  driver::Compilation c = driver::start("DFT(16)", o);
+  driver::run_until(c, driver::Stage::Loops);
+  EXPECT_EQ(print(c.tagged), "I(250) (x) (L(64,4) * (DFT(16) (x) I(4)) * L(64,16))");
+  const std::vector<Stmt> top = flat_statements(c.program.loops.body);
+  ASSERT_EQ(top.size(), 1u);
+  const Stmt &outer = top.front();
+  ASSERT_EQ(outer->kind, StmtKind::For);
+  EXPECT_EQ(outer->var.extent, 250);
+  const std::vector<Stmt> inner = flat_statements(outer->loop_body);
+  ASSERT_EQ(inner.size(), 1u);
+  EXPECT_EQ(inner.front()->kind, StmtKind::For);
+  EXPECT_EQ(inner.front()->vector_width, 4);
+  EXPECT_EQ(inner.front()->var.extent, 4);
 }
 
 }  // namespace
