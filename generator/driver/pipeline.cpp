@@ -646,8 +646,10 @@ std::string dump_stage(const Compilation &c, Stage stage) {
     case Stage::Sigma: {  // the tag rules' result first, where they changed the formula, and which rules did
       std::string applied = c.tag_rules.empty() ? "" : fmt::format("tag rules applied: {}\n", fmt::join(c.tag_rules, ", "));
       if (!c.sigma && c.distributed) return applied + print(*c.distributed);  // a pencil kernel's steps
+      // no tag rule ran where a batch is vectorised across (batch_vector_widths refuses tags)
+      const char *label = c.tag_rules.empty() ? "across the batch: " : "tag rules: ";
       if (c.tagged && c.tagged != c.expansion.formula)
-        return applied + "tag rules: " + print(c.tagged) + "\n" + print(c.sigma);
+        return applied + label + print(c.tagged) + "\n" + print(c.sigma);
       return applied + print(c.sigma);
     }
     case Stage::Merge: return c.distributed ? print(*c.distributed) : print(c.merged);
