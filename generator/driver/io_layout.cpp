@@ -75,7 +75,8 @@ std::vector<int> batch_vector_widths(const Spl &spec, const GenOptions &options)
     return {};
   const Side in = input_side(a, io), out = output_side(a, io);
   const bool interleaved = in.dist < in.stride || out.dist < out.stride;
-  const bool codelet = a->kind == SplKind::DFT && is_codelet_size(a->a);
+  const int64_t bytes = 2 * b * a->rows * (options.precision == Precision::Float ? 8 : 16);  // x and y
+  const bool codelet = a->kind == SplKind::DFT && is_codelet_size(a->a) && bytes <= kAcrossBatchMaxBytes;
   if (codelet || (interleaved && a->rows * nu <= kAcrossBatchMaxInterleaved)) return widths;
   return {};
 }

@@ -45,12 +45,16 @@ Spl one_transform(const Spl &batched, const IoLayoutOptions &io);
 // widest first; empty where it stays vectorised inside each transform. The rule
 // (docs/transforms.md, "Batches vectorised across the batch"): a vector ISA, b at least the
 // widest width nu, A complex on both sides and interleaved (split data are not vectorised),
-// one thread, no tags; and A one codelet (n <= kCodeletMax), or, where one side of the layout
-// has adjacent transforms closer than a transform's own elements (idist < istride or
-// odist < ostride: the lanes' elements adjacent), n nu <= kAcrossBatchMaxInterleaved.
-// A contiguous batch of a split A loses across (1000 x DFT(64): AVX2 0.81x FFTW against 0.92x
-// inside, AVX-512 0.72x against 1.40x; Xeon, one run each).
+// one thread, no tags; and either A one codelet (n <= kCodeletMax) with the batch's x and y in
+// kAcrossBatchMaxBytes, or one side of the layout with adjacent transforms closer than a
+// transform's own elements (idist < istride or odist < ostride: the lanes' elements adjacent)
+// and n nu <= kAcrossBatchMaxInterleaved. A contiguous batch of a split A loses across
+// (1000 x DFT(64): AVX2 0.81x FFTW against 0.92x inside, AVX-512 0.72x against 1.40x; Xeon).
 std::vector<int> batch_vector_widths(const Spl &spec, const GenOptions &options);
+// The L2 of the Xeon measured (2 MiB a core). Beyond it the codelet across nu transforms waits
+// on memory more than the vector loops inside each: 10^5 x DFT(16), AVX-512 double, 0.92x and
+// 1.02x FFTW across against 1.34x and 1.86x inside; in it 1000 x DFT(16): 1.02x against 0.64x.
+inline constexpr int64_t kAcrossBatchMaxBytes = int64_t(2) << 20;
 // A's stages then run with intermediates of n nu complex elements: in L1 (32 KB of doubles).
 // 1000 x DFT(256) written --ostride 1000 --odist 1: AVX2 1.47x FFTW against 1.14x inside.
 inline constexpr int64_t kAcrossBatchMaxInterleaved = 2048;

@@ -152,6 +152,8 @@ TEST(IoLayout, AcrossBatchRule) {
   EXPECT_TRUE(widths("DFT(4)", 3, Isa::Avx2, d).empty()) << "b < nu";
   EXPECT_TRUE(widths("DFT(16)", 1000, Isa::Scalar, d).empty()) << "no vectors";
   EXPECT_TRUE(widths("DFT(64)", 1000, Isa::Avx2, d).empty()) << "contiguous beyond the codelets";
+  EXPECT_TRUE(widths("DFT(16)", 100000, Isa::Avx512, d).empty()) << "x and y beyond L2";
+  EXPECT_EQ(widths("DFT(32)", 1000, Isa::Avx512, d), (std::vector<int>{8, 4, 2})) << "x and y in L2";
   EXPECT_EQ(widths("DFT(256)", 1000, Isa::Avx2, d, 1000, 1), (std::vector<int>{4, 2})) << "transposed output";
   EXPECT_EQ(widths("DFT(256)", 1000, Isa::Avx512, d, 1000, 1), (std::vector<int>{8, 4, 2})) << "256 x 8 fits";
   EXPECT_TRUE(widths("DFT(256)", 1000, Isa::Avx512, f, 1000, 1).empty()) << "256 x 16 does not";
