@@ -60,15 +60,19 @@ void collect_real_sizes(const Spl &f, const Spl &node, std::vector<int64_t> &out
   for (const Spl &c : f->children) collect_real_sizes(c, node, out);
 }
 
-// A real transform up to this size stays a leaf, an unrolled codelet from its entries
-// (WHT(4): 8 additions, as its split); above it the rules of rules/wht.rules, rdft.rules apply.
+// A real DFT up to this size stays a leaf, an unrolled codelet from its entries; above it the
+// rules of rules/rdft.rules apply.
 constexpr int64_t kRealLeafMax = 4;
 // The DCTs and DSTs up to 8 points too: their rules' passes cost more than the codelet there
 // (one run each, Zen 3 AVX2, against FFTW: DCT2(8) 0.87x -> 1.03x, DCT3(8) 0.34x -> 1.33x,
 // DCT4(8) 7.6x -> 10.6x; at 16 the rules win but for DCT3).
 constexpr int64_t kTrigLeafMax = 8;
+// WHT leaves are unrolled butterflies (real_codelet.cpp, n log2 n additions); up to 16 points
+// the passes a split adds cost more than the larger codelet (bench "WHT(n)", Xeon AVX-512).
+constexpr int64_t kWhtLeafMax = 16;
 int64_t real_leaf_max(RealKind kind) {
-  return kind == RealKind::RDFT || kind == RealKind::IRDFT || kind == RealKind::WHT ? kRealLeafMax : kTrigLeafMax;
+  if (kind == RealKind::WHT) return kWhtLeafMax;
+  return kind == RealKind::RDFT || kind == RealKind::IRDFT ? kRealLeafMax : kTrigLeafMax;
 }
 // The lowering unrolls a real transform leaf up to this many entries (generator/lower/real_codelet.h).
 constexpr int64_t kRealCodeletEntries = 1024;

@@ -33,9 +33,25 @@ std::vector<CExpr> symbolic_wide(const Spl &leaf, const std::vector<CExpr> &x) {
 
 }  // namespace
 
+// WHT(n) of the real parts by its n/2 log2 n butterflies (the fast algorithm, n log2 n
+// additions): from the entries, row sums share only what the factories find (WHT(4): 10).
+static std::vector<CExpr> symbolic_wht(const std::vector<CExpr> &x) {
+  std::vector<CExpr> y;
+  for (const CExpr &v : x) y.push_back({v.re, e_const(0)});
+  const std::size_t n = y.size();
+  for (std::size_t h = 1; h < n; h *= 2)
+    for (std::size_t i = 0; i < n; i += 2 * h)
+      for (std::size_t j = i; j < i + h; ++j) {
+        const Expr a = y[j].re, b = y[j + h].re;
+        y[j].re = e_add(a, b), y[j + h].re = e_sub(a, b);
+      }
+  return y;
+}
+
 std::vector<CExpr> symbolic_kernel(const Spl &leaf, const std::vector<CExpr> &x) {
   if (leaf->kind == SplKind::DFT) return symbolic_dft(x, leaf->b);
   if (leaf->kind == SplKind::WideDense) return symbolic_wide(leaf, x);
+  if (leaf->kind == SplKind::RealTransform && real_kind(leaf) == RealKind::WHT) return symbolic_wht(x);
   std::vector<CExpr> y;
   for (int64_t r = 0; r < leaf->rows; ++r) {
     CExpr sum = c_const(0);
