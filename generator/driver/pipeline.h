@@ -82,7 +82,7 @@ struct Compilation {
   std::size_t user_files = 0;   //   how many of its files come from --rules
   expand::Expansion expansion;          // Stage::Expand
   std::vector<std::string> notes;       //   what the expansion decided that a user should know (one thread ...)
-  Spl tagged;                   // Stage::Sigma: the formula after the tag rules (smp), then
+  Spl tagged;                   // Stage::Sigma: the formula after the tag rules (smp) or across the batch (lower/vectorise_batch.h), then
   std::vector<std::string> tag_rules;  //   the tag rules applied ("NAME [FILE:LINE]", in order of first use),
   Sigma sigma;                  //   lowered
   Sigma merged;                 // Stage::Merge: after loop merging
