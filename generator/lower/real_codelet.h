@@ -18,9 +18,6 @@ inline constexpr int64_t kRealCodeletEntries = 1024;
 // butterflies), else its entries.
 std::vector<CExpr> symbolic_kernel(const Spl &leaf, const std::vector<CExpr> &x);
 
-// y = f x, unrolled, for a formula of codelet leaves (DFT, real transforms, WMat) under
-// compositions, tensor products, direct sums, permutations and diagonals.
-std::vector<CExpr> symbolic_apply(const Spl &f, const std::vector<CExpr> &x);
 
 // One term of y[j] = sum_l M[j][l] x[l] with `entry` = M[j][l] (for a real transform an
 // entry of its K): entry * x, or for real transforms K Re(x) / the real part of K x.
