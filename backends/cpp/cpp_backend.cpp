@@ -728,6 +728,9 @@ struct Emitter : simd::ScalarNames {
       out += f.in_place ? fmt::format("  (void){0}r;\n  (void){0}i;\n", yname)
                         : fmt::format("  (void){0}r;\n  (void){0}i;\n  (void){1}r;\n  (void){1}i;\n", xname, yname);
     if (!split && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
+    // A real transform in place reads its x as a view of its own of the one buffer (reals where
+    // y is complex, or the reverse; docs/transforms.md, "Layouts").
+    if (f.in_place && !streamed && buffer_used[kInputBuffer]) out += fmt::format("  const {} *const x = xy;\n", real);
     if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_" + yname + ";\n" : "  (void)" + yname + ";\n";
     if (spmd && !parallel) out += "  (void)worker;\n";
     const std::string in = parallel ? "    " : "  ";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -112,10 +113,12 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   const std::int64_t B = io.batch;
   const driver::IoLayoutOptions contiguous{B};
   auto layout_of = [&](const Implementation &impl) { return impl.contiguous ? contiguous : io; };
-  auto sides = [&](const Implementation &impl) {  // x, y
+  const Spl one = parse::parse_formula(t.spec);
+  auto sides = [&](const Implementation &impl) {  // x, y (in place: FFTW's padded layout of a real transform)
     const driver::IoLayoutOptions l = layout_of(impl);
-    return std::pair<Side, Side>{{t.in_n(), l.istride, l.idist.value_or(t.in_n() * l.istride), t.in_reals(), l.split},
-                                 {t.out_n(), l.ostride, l.odist.value_or(t.out_n() * l.ostride), t.out_reals(), l.split}};
+    const driver::IoSide in = driver::io_input_side(one, l), out = driver::io_output_side(one, l);
+    return std::pair<Side, Side>{{t.in_n(), in.stride, in.dist, t.in_reals(), l.split && !in.real},
+                                 {t.out_n(), out.stride, out.dist, t.out_reals(), l.split && !out.real}};
   };
 
   auto start = std::chrono::steady_clock::now();
@@ -141,7 +144,8 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   for (std::size_t i = 0; i < k; ++i) {
     const driver::IoLayoutOptions l = layout_of(impls[i]);
     const auto [x, y] = sides(impls[i]);
-    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x.array_reals(B), y.array_reals(B), l.in_place, l.split));
+    const std::size_t x_reals = l.in_place ? std::max(x.array_reals(B), y.array_reals(B)) : x.array_reals(B);  // one buffer
+    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x_reals, y.array_reals(B), l.in_place, l.split));
     if (!impls[i].splgen) {
       FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real};
       plans[i] = std::make_unique<FftwLayoutPlan>(o.precision, f, t.sign, impls[i].effort, m.x(false), m.x(true),

@@ -52,7 +52,7 @@ Plan make(const FftwLayout &l, int sign, unsigned flags, void *ri, void *ii, voi
     return planners.r2c(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Complex *>(ro), flags);
   if (l.real == RealKind::IRDFT)
     return planners.c2r(rank, dims.data(), 1, &many, static_cast<Complex *>(ri), static_cast<Real *>(ro),
-                        flags | FFTW_PRESERVE_INPUT);
+                        ri == ro ? flags : flags | FFTW_PRESERVE_INPUT);  // in place the input is overwritten anyway
   if (l.real) {
     const Kind kind = Kind(fftw_r2r_kind_of(*l.real));
     return planners.r2r(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ro), &kind, flags);
