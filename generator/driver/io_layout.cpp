@@ -142,8 +142,11 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
   if (!distinct_positions(io.batch, out))
     throw FormulaError(fmt::format("--ostride {} --odist {}: two outputs of the {} x {} elements fall on one element",
                                    out.stride, out.dist, io.batch, out.n));
-  if (io.split && (reads_real(spec) || writes_real(spec)))
-    throw FormulaError("--format split: the spec has a real side (split format is for complex data)");
+  if (io.split && reads_real(spec) && writes_real(spec))
+    throw FormulaError(fmt::format("--format split: {} has no complex side (split format is for complex data)", print(spec)));
+  if (io.split && io.in_place && (reads_real(spec) || writes_real(spec)))
+    throw FormulaError(fmt::format("--format split --in-place: {} has a real side; split real transforms are out of place "
+                                   "(as FFTW's plan_guru_split_dft_r2c / _c2r)", print(spec)));
   if (real_in_place(spec, io)) {
     if (spec->kind != SplKind::RealTransform)
       throw FormulaError(fmt::format("--in-place: {} reads {} and writes {} elements of different kinds", print(spec),

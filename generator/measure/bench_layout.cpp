@@ -78,12 +78,12 @@ struct Side {
 template <class T>
 struct Memory {
   std::unique_ptr<AlignedBuffer<T>> xr, xi, yr, yi;
-  Memory(std::size_t in, std::size_t out, bool in_place, bool split) {
+  Memory(std::size_t in, std::size_t out, bool in_place, bool split_x, bool split_y) {
     xr = std::make_unique<AlignedBuffer<T>>(in);
-    if (split) xi = std::make_unique<AlignedBuffer<T>>(in);
+    if (split_x) xi = std::make_unique<AlignedBuffer<T>>(in);
     if (in_place) return;
     yr = std::make_unique<AlignedBuffer<T>>(out);
-    if (split) yi = std::make_unique<AlignedBuffer<T>>(out);
+    if (split_y) yi = std::make_unique<AlignedBuffer<T>>(out);
   }
   T *x(bool imag) const { return imag ? (xi ? xi->get() : nullptr) : xr->get(); }
   T *y(bool imag) const { return yr ? (imag ? (yi ? yi->get() : nullptr) : yr->get()) : x(imag); }
@@ -145,7 +145,7 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
     const driver::IoLayoutOptions l = layout_of(impls[i]);
     const auto [x, y] = sides(impls[i]);
     const std::size_t x_reals = l.in_place ? std::max(x.array_reals(B), y.array_reals(B)) : x.array_reals(B);  // one buffer
-    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x_reals, y.array_reals(B), l.in_place, l.split));
+    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x_reals, y.array_reals(B), l.in_place, x.split, y.split));
     if (!impls[i].splgen) {
       FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real};
       plans[i] = std::make_unique<FftwLayoutPlan>(o.precision, f, t.sign, impls[i].effort, m.x(false), m.x(true),
@@ -155,7 +155,15 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
     }
     const std::string name = "splgen_bench_" + impls[i].id;
     T *xr = m.x(false), *xi = m.x(true), *yr = m.y(false), *yi = m.y(true);
-    if (l.split && l.in_place) {
+    if (x.split != y.split) {  // a real transform's complex side split: r2c NAME(yr, yi, x), c2r NAME(y, xr, xi)
+      if (y.split) {
+        auto *f = lib.symbol<void(T *, T *, const T *)>(name);
+        runs[i] = [f, xr, yr, yi](std::int64_t times) { for (std::int64_t r = 0; r < times; ++r) f(yr, yi, xr); };
+      } else {
+        auto *f = lib.symbol<void(T *, const T *, const T *)>(name);
+        runs[i] = [f, xr, xi, yr](std::int64_t times) { for (std::int64_t r = 0; r < times; ++r) f(yr, xr, xi); };
+      }
+    } else if (l.split && l.in_place) {
       auto *f = lib.symbol<void(T *, T *)>(name);
       runs[i] = [f, xr, xi](std::int64_t times) { for (std::int64_t r = 0; r < times; ++r) f(xr, xi); };
     } else if (l.split) {

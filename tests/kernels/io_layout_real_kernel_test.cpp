@@ -32,12 +32,14 @@ struct RealCase {
   int64_t batch = 1, istride = 1, ostride = 1;
   std::optional<int64_t> idist, odist;
   bool in_place = false;
+  bool split = false;  // the complex side in two arrays (double only)
   bool real_in() const { return kind != RealKind::IRDFT; }
   bool real_out() const { return kind != RealKind::RDFT; }
   std::string spec() const { return fmt::format("{}({})", real_kind_name(kind), n); }
   driver::IoLayoutOptions io() const {
     driver::IoLayoutOptions o;
     o.batch = batch, o.istride = istride, o.ostride = ostride, o.idist = idist, o.odist = odist, o.in_place = in_place;
+    o.split = split;
     return o;
   }
   // where the kernel's sides lie (in place: FFTW's padded layout by default), as the driver says
@@ -128,6 +130,72 @@ void check(const test::SharedObject &lib, const RealCase &c, const std::string &
   if (!fftw.empty()) EXPECT_LE(double(std::sqrt(ferr / std::max(norm, 1e-300L))), 2 * tolerance) << "against FFTW3";
 }
 
+// A real DFT in split format (FFTW's plan_guru_split_dft_r2c / _c2r): the complex side in two
+// arrays, r2c NAME(yr, yi, x), c2r NAME(y, xr, xi); against FFTW's split guru plan on the
+// same memory and the long-double reference, the gaps of every array untouched.
+void check_split(const test::SharedObject &lib, const RealCase &c, const std::string &name, std::size_t offset) {
+  SCOPED_TRACE(fmt::format("{} {} split batch {} istride {} idist {} ostride {} odist {} (+{})", name, c.spec(), c.batch,
+                           c.istride, c.in().dist, c.ostride, c.out().dist, offset));
+  const bool r2c = c.kind == RealKind::RDFT;
+  const driver::IoSide in = c.in(), out = c.out(), &real = r2c ? in : out, &cplx_side = r2c ? out : in;
+  const std::size_t rn = std::size_t(reals_of(real, c.batch)), cn = std::size_t(reals_of(cplx_side, c.batch) / 2);
+  std::mt19937_64 rng(std::uint64_t(c.n * 29 + c.batch));
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> r(rn, 777.0), re(cn, 777.0), im(cn, 777.0);  // the reals, the complex side's two arrays
+  if (r2c)
+    for (double &v : r) v = u(rng);
+  else
+    for (std::size_t i = 0; i < cn; ++i) re[i] = u(rng), im[i] = u(rng);
+  for (int64_t b = 0; !r2c && b < c.batch; ++b) {  // the imaginary parts c2r ignores
+    im[std::size_t(b * in.dist)] = 0;
+    if (c.n % 2 == 0) im[std::size_t(b * in.dist + c.n / 2 * in.stride)] = 0;
+  }
+  test::Misaligned<double> rm(rn, offset), rem(cn, offset + 8), imm(cn, 24 - offset);
+  std::copy(r.begin(), r.end(), rm.data), std::copy(re.begin(), re.end(), rem.data), std::copy(im.begin(), im.end(), imm.data);
+  if (r2c) lib.symbol<void(double *, double *, const double *)>(name)(rem.data, imm.data, rm.data);
+  else lib.symbol<void(double *, const double *, const double *)>(name)(rm.data, rem.data, imm.data);
+  // FFTW's split guru plan on copies of the same memory
+  std::vector<double> fr = r, fre = re, fim = im;
+  fftw_iodim64 dim{c.n, in.stride, out.stride}, many{c.batch, in.dist, out.dist};
+  fftw_plan p = r2c ? fftw_plan_guru64_split_dft_r2c(1, &dim, 1, &many, fr.data(), fre.data(), fim.data(), FFTW_ESTIMATE)
+                    : fftw_plan_guru64_split_dft_c2r(1, &dim, 1, &many, fre.data(), fim.data(), fr.data(),
+                                                     FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
+  ASSERT_NE(p, nullptr);
+  fftw_execute(p);
+  fftw_destroy_plan(p);
+  std::vector<bool> written(r2c ? cn : rn, false);
+  long double err = 0, norm = 0, ferr = 0;
+  auto compare = [&](double got, double fftw, long double want) {
+    err += (got - want) * (got - want), norm += want * want, ferr += (got - fftw) * (got - fftw);
+  };
+  for (int64_t b = 0; b < c.batch; ++b) {
+    std::vector<long double> one;
+    for (int64_t j = 0; j < in.n; ++j) {
+      const std::size_t at = std::size_t(b * in.dist + j * in.stride);
+      if (r2c) one.push_back(r[at]);
+      else one.push_back(re[at]), one.push_back(im[at]);
+    }
+    const std::vector<long double> want = test::real_reference(c.kind, c.n, one);
+    for (int64_t k = 0; k < out.n; ++k) {
+      const std::size_t at = std::size_t(b * out.dist + k * out.stride);
+      written[at] = true;
+      if (r2c) compare(rem.data[at], fre[at], want[std::size_t(2 * k)]), compare(imm.data[at], fim[at], want[std::size_t(2 * k + 1)]);
+      else compare(rm.data[at], fr[at], want[std::size_t(k)]);
+    }
+  }
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (written[i]) continue;
+    if (r2c) ASSERT_EQ(rem.data[i], 777.0) << "yr " << i << " is outside the layout";
+    if (r2c) ASSERT_EQ(imm.data[i], 777.0) << "yi " << i << " is outside the layout";
+    if (!r2c) ASSERT_EQ(rm.data[i], 777.0) << "y " << i << " is outside the layout";
+  }
+  for (std::size_t i = 0; r2c && i < rn; ++i) ASSERT_EQ(rm.data[i], r[i]) << "input modified at " << i;
+  for (std::size_t i = 0; !r2c && i < cn; ++i) ASSERT_TRUE(rem.data[i] == re[i] && imm.data[i] == im[i]) << "input modified at " << i;
+  const double tolerance = 8 * DBL_EPSILON * std::max(1.0, std::log2(double(c.n)));
+  EXPECT_LE(double(std::sqrt(err / std::max(norm, 1e-300L))), tolerance) << "against the long-double reference";
+  EXPECT_LE(double(std::sqrt(ferr / std::max(norm, 1e-300L))), 2 * tolerance) << "against FFTW3";
+}
+
 void generate_compile_and_check(const std::vector<RealCase> &cases, Isa isa, Precision precision = Precision::Double) {
   test::TempDir dir("splgen-io-layouts-real");
   std::string unity;
@@ -143,7 +211,8 @@ void generate_compile_and_check(const std::vector<RealCase> &cases, Isa isa, Pre
   test::SharedObject lib(so);
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (auto [xo, yo] : {std::pair<std::size_t, std::size_t>{8, 16}, {16, 8}}) {
-      if (precision == Precision::Float) check<float>(lib, cases[i], fmt::format("r{}", i), xo / 2, yo / 2);
+      if (cases[i].split) check_split(lib, cases[i], fmt::format("r{}", i), xo);
+      else if (precision == Precision::Float) check<float>(lib, cases[i], fmt::format("r{}", i), xo / 2, yo / 2);
       else check<double>(lib, cases[i], fmt::format("r{}", i), xo, yo);
     }
 }
@@ -194,6 +263,23 @@ std::vector<RealCase> real_dft_cases(const std::vector<int64_t> &sizes, bool lar
   return out;
 }
 
+// Split format: one transform, a batch, a strided batch with gaps.
+std::vector<RealCase> split_cases(const std::vector<int64_t> &sizes) {
+  std::vector<RealCase> out;
+  for (RealKind kind : {RealKind::RDFT, RealKind::IRDFT})
+    for (int64_t n : sizes) {
+      const int64_t c = n / 2 + 1;
+      const bool r2c = kind == RealKind::RDFT;
+      RealCase one{kind, n}, batch{kind, n, 3}, strided{kind, n, 8, 1, 2, n + 3, 2 * c + 1};
+      if (!r2c) strided = RealCase{kind, n, 8, 2, 1, 2 * c + 1, n + 3};
+      for (RealCase k : {one, batch, strided}) {
+        k.split = true;
+        out.push_back(k);
+      }
+    }
+  return out;
+}
+
 std::vector<int64_t> small_sizes() {
   std::vector<int64_t> n;
   for (int64_t i = 1; i <= 33; ++i) n.push_back(i);
@@ -211,8 +297,14 @@ TEST(IoLayoutRealKernels, RealDftInPlaceAndPackedBatchesAvx512) {
 TEST(IoLayoutRealKernels, RealDftInPlaceAndPackedBatchesFloat) {
   generate_compile_and_check(real_dft_cases({1, 4, 7, 16, 30, 64, 97, 1000}, false), Isa::Avx2, Precision::Float);
 }
+TEST(IoLayoutRealKernels, RealDftSplitScalar) { generate_compile_and_check(split_cases(small_sizes()), Isa::Scalar); }
+TEST(IoLayoutRealKernels, RealDftSplitAvx2) { generate_compile_and_check(split_cases({1, 2, 6, 16, 17, 64, 97, 1000}), Isa::Avx2); }
+TEST(IoLayoutRealKernels, RealDftSplitAvx512) { generate_compile_and_check(split_cases({2, 16, 33, 128}), Isa::Avx512); }
 TEST(IoLayoutRealKernels, RealDftInPlaceLarge) {
-  generate_compile_and_check(real_dft_cases({4096, 65536}, true), Isa::Avx2);
+  std::vector<RealCase> cases = real_dft_cases({4096, 65536}, true);
+  for (RealCase c : split_cases({4096, 65536}))
+    if (c.batch == 1) cases.push_back(c);
+  generate_compile_and_check(cases, Isa::Avx2);
 }
 
 TEST(IoLayoutRealKernels, BatchesAndInPlaceScalar) { generate_compile_and_check(real_cases(), Isa::Scalar); }
