@@ -335,6 +335,13 @@ class Codegen {
   // a correct formula for the spec stores only zeros there.
   bool real(int buffer) const { return f_.buffers[std::size_t(buffer)].real; }
 
+  // Whether intermediate stages may live in this buffer: not a real one, nor a real DFT's y in
+  // split format (stages over split arrays stay scalar: in a temporary they are vectorised).
+  bool scratch(int buffer) const {
+    const Buffer &x = f_.buffers[kInputBuffer];
+    return !real(buffer) && !(f_.buffers[std::size_t(buffer)].split && (x.real || x.packed));
+  }
+
   CExpr load(const Access &a, const Idx &i) {
     Idx at = address(a, i);
     return {e_load(a.buffer, at, 0), real(a.buffer) ? e_const(0) : e_load(a.buffer, at, 1)};
@@ -614,7 +621,7 @@ class Codegen {
       for (std::size_t i = m; i-- > 0;) stages.push_back(gen(factors[i], out, out));
       return make_block(std::move(stages));
     }
-    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn) && !real(out.buffer)) {
+    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn) && scratch(out.buffer)) {
       // Every intermediate lives in the output; later stages run in place. Not where the
       // output is scattered (a block of columns of X (x) I(n)): rows a power of two apart
       // fall into the same cache sets, so a block would not stay in cache between stages.
@@ -623,7 +630,7 @@ class Codegen {
       return make_block(std::move(stages));
     }
     const int64_t r = factors[m - 1]->rows;  // the same with the intermediates in a prefix of the output
-    if (!aliased && middle_safe && contiguous(out.fn) && !real(out.buffer) && m >= 2 && r < out.fn->domain &&
+    if (!aliased && middle_safe && contiguous(out.fn) && scratch(out.buffer) && m >= 2 && r < out.fn->domain &&
         r >= kGrowInPlaceMin &&
         factors[0]->cols == r && grows_in_place(factors[0], is_unrolled_kernel)) {
       Access prefix{out.buffer, compose(out.fn, fn_h(r, out.fn->domain, Affine::constant(0), 1)), out.offset};
@@ -644,7 +651,7 @@ class Codegen {
     // and one temporary where the output is contiguous and as large as every stage (less
     // memory in cache), else two temporaries.
     int64_t n = 0;
-    bool output_turns = !aliased && contiguous(out.fn) && !real(out.buffer);
+    bool output_turns = !aliased && contiguous(out.fn) && scratch(out.buffer);
     for (std::size_t i = 1; i < m; ++i) {
       n = std::max(n, factors[i]->rows);
       output_turns &= factors[i]->rows == out.fn->domain;
