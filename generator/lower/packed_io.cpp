@@ -55,22 +55,40 @@ std::optional<Sigma> unpacking(const Sigma &p) {
   return sigma_scatter(fn_h(p->cols, p->rows / 2, exact_div(l->out, 2), 1));
 }
 
+// g, an h(b, 1) over reals, as the same over the complex pairs of the packed buffer.
+IndexFn halved(const IndexFn &g) {
+  if (g->kind != FnKind::H || g->s != 1 || !g->base.divisible_by(2) || g->domain % 2 || g->range % 2) return nullptr;
+  return fn_h(g->domain / 2, g->range / 2, exact_div(g->base, 2), 1);
+}
+
 // The stages of a composition with the packing (unpacking) replaced by its gather (scatter),
-// an identity one left out; `found` says which were.
+// an identity one left out; `found` says which were. A batch's outer gather (scatter) of
+// transform b that loop merging left beside the packing (unpacking) is folded into it.
 std::vector<Sigma> strip_stages(std::vector<Sigma> f, bool real_in, bool real_out, PackedIo &found) {
-  if (f.size() < 2) return f;
-  if (real_in)
-    if (std::optional<Sigma> g = packing(f.back())) {
-      f.pop_back();
-      if (!is_identity((*g)->fn)) f.push_back(*g);
+  if (real_in && f.size() >= 2) {
+    std::size_t k = f.size() - 1;  // the packing: the last stage, or the one before an outer gather
+    IndexFn outer;
+    if (f.size() >= 3 && f.back()->kind == SigmaKind::Gather && !f.back()->dma && packing(f[k - 1]))
+      if ((outer = halved(f.back()->fn))) --k;
+    if (std::optional<Sigma> g = packing(f[k])) {
+      const IndexFn fn = outer ? compose(outer, (*g)->fn) : (*g)->fn;
+      f.resize(k);
+      if (!is_identity(fn)) f.push_back(sigma_gather(fn));
       found.input = true;
     }
-  if (real_out && f.size() >= 2)
-    if (std::optional<Sigma> s = unpacking(f.front())) {
-      f.erase(f.begin());
-      if (!is_identity((*s)->fn)) f.insert(f.begin(), *s);
+  }
+  if (real_out && f.size() >= 2) {
+    std::size_t k = 0;  // the unpacking: the first stage, or the one after an outer scatter
+    IndexFn outer;
+    if (f.size() >= 3 && f.front()->kind == SigmaKind::Scatter && !f.front()->dma && unpacking(f[1]))
+      if ((outer = halved(f.front()->fn))) k = 1;
+    if (std::optional<Sigma> s = unpacking(f[k])) {
+      const IndexFn fn = outer ? compose(outer, (*s)->fn) : (*s)->fn;
+      f.erase(f.begin(), f.begin() + std::ptrdiff_t(k + 1));
+      if (!is_identity(fn)) f.insert(f.begin(), sigma_scatter(fn));
       found.output = true;
     }
+  }
   return f;
 }
 
