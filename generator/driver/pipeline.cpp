@@ -73,7 +73,8 @@ std::string default_kernel_name(const Spl &batched, const GenOptions &options) {
   if (spec->kind == SplKind::RealTransform) {  // splgen_rdft1024, splgen_dct2_64
     std::string name = real_kind_name(real_kind(spec));
     for (char &ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-    return fmt::format("splgen_{}{}{}{}", name, std::isdigit(static_cast<unsigned char>(name.back())) ? "_" : "", spec->a, suffix);
+    return fmt::format("splgen_{}{}{}{}", name, std::isdigit(static_cast<unsigned char>(name.back())) ? "_" : "",
+                       fmt::join(real_transform_dims(spec), "x"), suffix);  // splgen_rdft64x64
   }
   return fmt::format("splgen_kernel{}x{}_{:016x}{}", spec->rows, spec->cols, spec->hash, suffix);
 }

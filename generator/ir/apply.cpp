@@ -77,7 +77,7 @@ class Evaluator {
         return y;
       }
       case SplKind::Tagged: return run(f->children.front(), x);
-      case SplKind::RealTransform: return real_transform(real_kind(f), f->a, x);
+      case SplKind::RealTransform: return f->perm.empty() ? real_transform(real_kind(f), f->a, x) : real_transform_nd(f, x);
       case SplKind::WideDense: return apply_matrix(to_dense(f), x);
       case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
       case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:
@@ -264,6 +264,29 @@ class Evaluator {
       int64_t o = (kind == RealKind::DCT2) ? k : kind == RealKind::DST2 ? k + 1 : 2 * k + 1;
       cplx v = w[std::size_t(o)];
       y[std::size_t(k)] = dct ? v.real() : -v.imag();
+    }
+    return y;
+  }
+
+  // Rank >= 2 by rows and columns (FFTW's multi-dimensional r2c/c2r/r2r): the kind along
+  // the last dimension on every row, the rest as complex DFTs (r2c, c2r) or as the same kind
+  // (r2r) along the other dimensions; c2r runs the complex DFTs first.
+  Vec real_transform_nd(const Spl &f, const Vec &x) {
+    const RealKind kind = real_kind(f);
+    std::vector<int64_t> dims = real_transform_dims(f);
+    const int64_t last = dims.back(), outer = f->a / last;
+    dims.pop_back();
+    const Spl row = make_real_transform(kind, last);
+    const Spl rows = make_tensor({make_identity(outer), row});
+    if (kind == RealKind::RDFT || kind == RealKind::IRDFT) {
+      const Spl columns = make_tensor({make_dft_nd(dims, kind == RealKind::RDFT ? 1 : -1),
+                                       make_identity(kind == RealKind::RDFT ? row->rows : row->cols)});
+      return kind == RealKind::RDFT ? run(columns, run(rows, x)) : run(rows, run(columns, x));
+    }
+    Vec y = run(rows, x);
+    for (std::size_t d = 0, before = 1; d < dims.size(); before *= std::size_t(dims[d]), ++d) {
+      const int64_t after = f->a / int64_t(before) / dims[d];
+      y = run(make_tensor({make_identity(int64_t(before)), make_real_transform(kind, dims[d]), make_identity(after)}), y);
     }
     return y;
   }

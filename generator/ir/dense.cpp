@@ -233,7 +233,7 @@ Matrix to_dense(const Spl &f) {
       return m;
     }
     case SplKind::Tagged: return to_dense(f->children.front());
-    case SplKind::RealTransform: return real_transform_dense(real_kind(f), f->a);
+    case SplKind::RealTransform: return real_transform_dense(f);
     case SplKind::WideDense: {
       Matrix m(f->rows, f->cols);
       std::size_t n = std::size_t(f->rows * f->cols);

@@ -43,11 +43,12 @@ void check_dense_size(int64_t rows, int64_t cols);
 cplx root_of_unity(int64_t n, int64_t e);
 
 Matrix to_dense(const Spl &f);
-// The dense meaning of RDFT(n), IRDFT(n), WHT(n), DCTk(n), DSTk(n) (generator/ir/real_dense.cpp).
-Matrix real_transform_dense(RealKind kind, int64_t n);
+// The dense meaning of a RealTransform node: RDFT, IRDFT, WHT, DCTk, DSTk of any rank
+// (generator/ir/real_dense.cpp).
+Matrix real_transform_dense(const Spl &f);
 // Entry (row, col) of the transform's kernel K: RDFT and the real-to-real kinds compute
 // y = K Re(x), IRDFT computes y = Re(K x).
-cplx real_transform_entry(RealKind kind, int64_t n, int64_t row, int64_t col);
+cplx real_transform_entry(const Spl &f, int64_t row, int64_t col);
 
 template <class Apply>
 Matrix probe_matrix(int64_t rows, int64_t cols, Apply apply) {

@@ -1,6 +1,7 @@
 #include "generator/ir/print.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace splgen {
 
@@ -63,7 +64,9 @@ void print_to(std::string &out, const Spl &f) {
       break;
     }
     case SplKind::Identity: out += fmt::format("{}({})", name, f->a); break;
-    case SplKind::RealTransform: out += fmt::format("{}({})", real_kind_name(real_kind(f)), f->a); break;
+    case SplKind::RealTransform:
+      out += fmt::format("{}({})", real_kind_name(real_kind(f)), fmt::join(real_transform_dims(f), " x "));
+      break;
     case SplKind::WideDense: {
       std::size_t n = std::size_t(f->rows * f->cols);
       out += fmt::format("{}({},{}, [", name, f->rows, f->cols);

@@ -1,6 +1,7 @@
 #include "generator/ir/spl.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -99,6 +100,36 @@ Spl make_real_transform(RealKind kind, int64_t n) {
     throw FormulaError(fmt::format("WHT(n): n must be a power of two, got {}", n));
   SplNode node{SplKind::RealTransform, real_kind_rows(kind, n), real_kind_cols(kind, n), n, int64_t(kind)};
   return finish(std::move(node));
+}
+
+Spl make_real_transform_nd(RealKind kind, std::vector<int64_t> dims) {
+  const char *name = real_kind_name(kind);
+  if (dims.empty()) throw FormulaError(fmt::format("{}(n1 x n2 ...) needs at least one dimension", name));
+  // A dimension of 1 but the last is the identity for these kinds (DFT(1), WHT(1)); not for
+  // the DCTs and DSTs, whose 1-point transforms scale (REDFT10(1) = 2).
+  const bool unit_is_identity = kind == RealKind::RDFT || kind == RealKind::IRDFT || kind == RealKind::WHT;
+  std::vector<int64_t> kept;
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != 1 || i + 1 == dims.size() || !unit_is_identity) kept.push_back(dims[i]);
+  dims = std::move(kept);
+  if (dims.size() == 1) return make_real_transform(kind, dims[0]);
+  if (dims.size() > 3)  // rules/real_nd.rules has 2D and 3D; higher ranks would be O(n^2) leaves
+    throw FormulaError(fmt::format("{}(n1 x n2 ...): at most 3 dimensions, got {}", name, dims.size()));
+  int64_t n = 1, outer = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    make_real_transform(kind, dims[i]);  // checks each dimension as a size of the kind
+    n = checked_product(n, dims[i]);
+    if (i + 1 < dims.size()) outer *= dims[i];
+  }
+  // Every dimension but the last is a complex DFT in r2c/c2r; the last is the real one.
+  SplNode node{SplKind::RealTransform, outer * real_kind_rows(kind, dims.back()), outer * real_kind_cols(kind, dims.back()),
+               n, int64_t(kind)};
+  node.perm = std::move(dims);
+  return finish(std::move(node));
+}
+
+std::vector<int64_t> real_transform_dims(const Spl &f) {
+  return f->perm.empty() ? std::vector<int64_t>{f->a} : f->perm;
 }
 
 // A batch I(b) (x) A of a real transform reads and writes as A does (docs/transforms.md, "Layouts").
@@ -310,7 +341,7 @@ Spl make_transpose(const Spl &f) {
     case SplKind::DirectSum: return make_direct_sum(map(f->children, false));
     case SplKind::Tagged: return make_tagged(f->tag, make_transpose(f->children.front()));
     case SplKind::RealTransform:  // real-linear: its transpose is no node of the language
-      throw FormulaError(fmt::format("{}({}) has no transpose", real_kind_name(real_kind(f)), f->a));
+      throw FormulaError(fmt::format("{}({}) has no transpose", real_kind_name(real_kind(f)), fmt::join(real_transform_dims(f), " x ")));
     case SplKind::WideDense: throw FormulaError("a real-linear WMat has no transpose");
     case SplKind::TileTensor: case SplKind::Fence: case SplKind::Transpose: case SplKind::FormulaVar:
     case SplKind::Call: case SplKind::Sum: case SplKind::Gather: case SplKind::Scatter:

@@ -42,7 +42,7 @@ struct SplNode {
   // L: a = N, b = s; T: a = N, b = n, c = k (w_N^k, normalised to [0, N)).
   int64_t a = 0, b = 0, c = 0;
   std::vector<cplx> diag;      // Diag; Dense: rows x cols entries, row-major
-  std::vector<int64_t> perm;   // Perm: y[i] = x[perm[i]]; DFTnd: the dimensions (b = k)
+  std::vector<int64_t> perm;   // Perm: y[i] = x[perm[i]]; DFTnd, RealTransform of rank >= 2: the dimensions
   std::vector<Spl> children;   // Tensor, Compose (left to right, rightmost applied first), DirectSum, Tagged
   // Tensor: "(x)~", the iteration over tiles of the tiled layouts (two children);
   // Compose: "|", stages separated by a memory fence. The matrices are those of (x) and *.
@@ -69,7 +69,12 @@ Spl make_dft_nd(std::vector<int64_t> dims, int64_t k = 1);
 Spl make_identity(int64_t n);
 // RDFT(n), IRDFT(n), WHT(n) (n a power of two), DCTk(n), DSTk(n): docs/transforms.md.
 Spl make_real_transform(RealKind kind, int64_t n);
+// RDFT(n1 x n2 x ...) and the other kinds on row-major multi-dimensional data, FFTW's
+// multi-dimensional r2c/c2r/r2r (docs/transforms.md): a = n1 n2 ..., perm = the dimensions.
+Spl make_real_transform_nd(RealKind kind, std::vector<int64_t> dims);
 inline RealKind real_kind(const Spl &f) { return RealKind(f->b); }
+// The dimensions of a RealTransform node: {n} for rank 1.
+std::vector<int64_t> real_transform_dims(const Spl &f);
 // Whether a kernel for spec f reads real numbers / writes real numbers (a real transform,
 // maybe under tags): its x / y buffer holds one real per element.
 bool reads_real(const Spl &f);

@@ -37,11 +37,10 @@ std::vector<CExpr> symbolic_kernel(const Spl &leaf, const std::vector<CExpr> &x)
   if (leaf->kind == SplKind::DFT) return symbolic_dft(x, leaf->b);
   if (leaf->kind == SplKind::WideDense) return symbolic_wide(leaf, x);
   std::vector<CExpr> y;
-  const RealKind kind = real_kind(leaf);
   for (int64_t r = 0; r < leaf->rows; ++r) {
     CExpr sum = c_const(0);
     for (int64_t c = 0; c < leaf->cols; ++c) {
-      cplx k = real_transform_entry(kind, leaf->a, r, c);
+      cplx k = real_transform_entry(leaf, r, c);
       if (k == cplx(0)) continue;
       CExpr t = matrix_term(leaf, x[std::size_t(c)], c_const(k));
       sum = {e_add(sum.re, t.re), e_add(sum.im, t.im)};

@@ -1,6 +1,7 @@
 #include "generator/lower/sigma_to_loops.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -515,11 +516,10 @@ class Codegen {
       });
       entry = load_table(w, idx_mod(idx_mul(jj, ll), n));
     } else if (matrix->kind == SplKind::RealTransform) {
-      RealKind kind = real_kind(matrix);
-      int m = table(fmt::format("{}_{}", real_kind_name(kind), matrix->a), [&] {
+      int m = table(fmt::format("{}_{}", real_kind_name(real_kind(matrix)), fmt::join(real_transform_dims(matrix), "x")), [&] {
         std::vector<cplx> v;
         for (int64_t r = 0; r < matrix->rows; ++r)
-          for (int64_t c = 0; c < matrix->cols; ++c) v.push_back(real_transform_entry(kind, matrix->a, r, c));
+          for (int64_t c = 0; c < matrix->cols; ++c) v.push_back(real_transform_entry(matrix, r, c));
         return v;
       });
       entry = load_table(m, idx_affine(Affine::var(j, matrix->cols) + Affine::var(l)));

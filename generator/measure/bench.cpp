@@ -124,9 +124,9 @@ struct Target {
   std::int64_t n;    // points in all
   int sign;          // -1: forward (FFTW_FORWARD); +1: the unnormalised inverse (FFTW_BACKWARD)
   FftwShape shape;   // what FFTW plans: DFT(n), DFT(a x b ...), I(m) (x) DFT(n)
-  std::optional<RealKind> real;  // a real transform: FFTW's r2c, c2r or r2r plan of size n
-  std::int64_t in_reals() const { return real ? real_kind_in_reals(*real, n) : 2 * n; }
-  std::int64_t out_reals() const { return real ? real_kind_out_reals(*real, n) : 2 * n; }
+  std::optional<RealKind> real;  // a real transform: FFTW's r2c, c2r or r2r plan of shape.dims
+  std::int64_t in_reals() const { return real ? real_kind_in_reals(*real, shape.dims) : 2 * n; }
+  std::int64_t out_reals() const { return real ? real_kind_out_reals(*real, shape.dims) : 2 * n; }
 };
 
 // The sign of a DFT of size n with root exponent b after --inverse; 0 if neither direction.
@@ -148,7 +148,8 @@ Target check_target(const std::string &spec_text, bool inverse) {
     if (!has_fftw_twin(real_kind(spec)))
       throw FormulaError(fmt::format("bench compares with FFTW, which has no {} ({})", real_kind_name(real_kind(spec)), spec_text));
     if (inverse) throw FormulaError("bench --inverse: give IRDFT(n) (or DCT3 for DCT2) instead");
-    t.n = spec->a, t.sign = -1, t.shape = {{int(spec->a)}, 1}, t.real = real_kind(spec);
+    t.n = spec->a, t.sign = -1, t.real = real_kind(spec);
+    for (int64_t d : real_transform_dims(spec)) t.shape.dims.push_back(int(d));
     return t;
   }
   if (spec->kind == SplKind::DFT) {
@@ -168,16 +169,27 @@ Target check_target(const std::string &spec_text, bool inverse) {
   return t;
 }
 
-// fftwl's KIND(n) of the first in_reals reals of x, as pairs (an odd count padded with 0).
+// fftwl's KIND(dims) of the first in_reals reals of x, as pairs (an odd count padded with 0).
 template <class T>
-std::vector<std::complex<long double>> real_reference(RealKind kind, std::int64_t n, const std::vector<std::complex<T>> &x,
-                                                      std::size_t in_reals) {
+std::vector<std::complex<long double>> real_reference(RealKind kind, const std::vector<int> &dims,
+                                                      const std::vector<std::complex<T>> &x, std::size_t in_reals) {
   std::vector<long double> flat(reinterpret_cast<const T *>(x.data()), reinterpret_cast<const T *>(x.data()) + in_reals);
-  std::vector<long double> y = fftwl_real(kind, n, std::move(flat));
+  std::vector<long double> y = fftwl_real(kind, dims, std::move(flat));
   std::vector<std::complex<long double>> out((y.size() + 1) / 2);
   for (std::size_t i = 0; i < y.size(); ++i) out[i / 2] = i % 2 ? std::complex<long double>(out[i / 2].real(), y[i])
                                                                  : std::complex<long double>(y[i], out[i / 2].imag());
   return out;
+}
+
+// c2r's input made Hermitian, as FFTW requires of it: the r2c of its real parts (scaled to
+// the input's magnitude), so every plan and the reference compute the same thing.
+template <class T>
+void hermitian_input(const std::vector<int> &dims, std::vector<std::complex<T>> &input) {
+  std::vector<long double> reals(std::size_t(real_kind_in_reals(RealKind::RDFT, dims)));
+  for (std::size_t i = 0; i < reals.size(); ++i) reals[i] = i % 2 ? input[i / 2].imag() : input[i / 2].real();
+  const long double scale = 1.0L / std::sqrt((long double)reals.size());
+  std::vector<long double> half = fftwl_real(RealKind::RDFT, dims, std::move(reals));
+  for (std::size_t i = 0; i + 1 < half.size(); i += 2) input[i / 2] = {T(half[i] * scale), T(half[i + 1] * scale)};
 }
 
 template <class T>
@@ -248,7 +260,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
         for (std::int64_t t = 0; t < times; ++t) kernel(y, x);
       };
     } else if (target.real) {
-      const FftwRealPlan &plan = real_plans[i].emplace(o.precision, *target.real, n, impls[i].effort, x, y);
+      const FftwRealPlan &plan = real_plans[i].emplace(o.precision, *target.real, target.shape.dims, impls[i].effort, x, y);
       runs[i] = [&plan](std::int64_t times) { plan.execute(times); };
     } else {
       const FftwPlan &plan = plans[i].emplace(o.precision, target.shape, sign, impls[i].effort, x,
@@ -265,12 +277,9 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   // Reals in pairs (a real output of odd length padded with a 0), so one error measure serves.
   std::vector<std::complex<T>> input((reals + 1) / 2), output((out_reals + 1) / 2);
   for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
-  if (target.real == RealKind::IRDFT) {  // the imaginary parts c2r ignores
-    input[0].imag(0);
-    if (n % 2 == 0) input[std::size_t(n / 2)].imag(0);
-  }
+  if (target.real == RealKind::IRDFT) hermitian_input(target.shape.dims, input);
   const bool one_dimensional = target.shape.dims.size() == 1 && target.shape.howmany == 1;
-  const auto reference = target.real ? real_reference<T>(*target.real, n, input, in_reals)
+  const auto reference = target.real ? real_reference<T>(*target.real, target.shape.dims, input, in_reals)
                          : one_dimensional ? accurate_dft(convert<long double>(input), sign)
                                            : fftwl_many(convert<long double>(input), target.shape.dims,
                                                         target.shape.howmany, sign);

@@ -42,6 +42,8 @@ LayoutTarget layout_target(const std::string &text, bool inverse) {
   const Spl spec = parse::parse_formula(text);
   LayoutTarget t{text, {}, spec->rows, 0};
   if (spec->kind == SplKind::RealTransform) {
+    if (!spec->perm.empty())
+      throw FormulaError(fmt::format("bench with a layout takes one-dimensional real transforms, not {}", print(spec)));
     if (!has_fftw_twin(real_kind(spec)) || inverse)
       throw FormulaError(fmt::format("bench with a layout compares with FFTW's plan of the kind, forward: not {}{}",
                                      print(spec), inverse ? " --inverse" : ""));
@@ -102,7 +104,7 @@ std::vector<long double> reference_reals(const LayoutTarget &t, std::int64_t bat
   const std::size_t per = std::size_t(t.in_n() * t.in_reals());
   for (std::int64_t b = 0; b < batch; ++b) {
     std::vector<long double> one(input.begin() + std::ptrdiff_t(b * per), input.begin() + std::ptrdiff_t((b + 1) * per));
-    for (long double v : fftwl_real(*t.real, t.n, std::move(one))) out.push_back(v);
+    for (long double v : fftwl_real(*t.real, {int(t.n)}, std::move(one))) out.push_back(v);
   }
   return out;
 }

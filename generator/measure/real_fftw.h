@@ -10,18 +10,21 @@
 
 namespace splgen::measure {
 
-// Reals in x and out of y of the transform of size n as the kernels hold them (complex interleaved).
+// Reals in x and out of y of the transform of size n, or of the row-major dimensions dims
+// (FFTW's multi-dimensional r2c/c2r/r2r), as the kernels hold them (complex interleaved).
 std::int64_t real_kind_in_reals(RealKind kind, std::int64_t n);
 std::int64_t real_kind_out_reals(RealKind kind, std::int64_t n);
+std::int64_t real_kind_in_reals(RealKind kind, const std::vector<int> &dims);
+std::int64_t real_kind_out_reals(RealKind kind, const std::vector<int> &dims);
 bool has_fftw_twin(RealKind kind);
 // FFTW's r2r kind (fftw3.h's fftw_r2r_kind, FFTW_REDFT10 ...) of a DCT or DST, as an int so that
 // this header needs no fftw3.h; std::invalid_argument for the other kinds.
 int fftw_r2r_kind_of(RealKind kind);
 
-// A plan for y = KIND(n) x on buffers of the precision; move-only like FftwPlan.
+// A plan for y = KIND(n1 x n2 ...) x on buffers of the precision; move-only like FftwPlan.
 class FftwRealPlan {
  public:
-  FftwRealPlan(Precision precision, RealKind kind, std::int64_t n, FftwEffort effort, void *in, void *out);
+  FftwRealPlan(Precision precision, RealKind kind, const std::vector<int> &dims, FftwEffort effort, void *in, void *out);
   FftwRealPlan(FftwRealPlan &&other) noexcept;
   FftwRealPlan(const FftwRealPlan &) = delete;
   FftwRealPlan &operator=(const FftwRealPlan &) = delete;
@@ -34,7 +37,7 @@ class FftwRealPlan {
   void *plan_ = nullptr;
 };
 
-// y = KIND(n) x in long double by fftwl's plan (x and y as the kernels hold them).
-std::vector<long double> fftwl_real(RealKind kind, std::int64_t n, std::vector<long double> x);
+// y = KIND(n1 x n2 ...) x in long double by fftwl's plan (x and y as the kernels hold them).
+std::vector<long double> fftwl_real(RealKind kind, const std::vector<int> &dims, std::vector<long double> x);
 
 }  // namespace splgen::measure

@@ -82,10 +82,7 @@ class to_spl {
 
   Spl operator()(const ast::real_transform &node) const {
     try {
-      if (node.dims.size() != 1)
-        throw FormulaError(fmt::format("{}(n1 x n2 ...): multi-dimensional real transforms are not built yet",
-                                       real_kind_name(node.kind)));
-      return make_real_transform(node.kind, node.dims[0]);
+      return make_real_transform_nd(node.kind, node.dims);
     } catch (const FormulaError &e) {
       handler_.fail_at(node, e.what());
     }

@@ -80,7 +80,7 @@ void dump_term(std::string &out, const Term &t, int indent, const std::string &f
       if (!t.has_root && !(t.root.op == SizeOp::Const && t.root.value == 1)) out += " root=" + size_text(t.root);
       break;
     case SplKind::Tagged: out += fmt::format(" {}({})", tag_name(t.tag), sizes_text(t.sizes)); break;
-    case SplKind::RealTransform: out += fmt::format(" {}({})", real_kind_name(t.real), sizes_text(t.sizes)); break;
+    case SplKind::RealTransform: out += fmt::format(" {}({})", real_kind_name(t.real), sizes_text(t.sizes, " x ")); break;
     case SplKind::FormulaVar:
       out += " " + t.name;
       if (!t.shape.empty()) out += fmt::format("[{}]", sizes_text(t.shape));

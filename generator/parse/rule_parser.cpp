@@ -331,9 +331,6 @@ class converter {
     t.kind = SplKind::RealTransform;
     t.real = node.kind;
     t.sizes = sizes(node.dims, t.pos);
-    if (t.sizes.size() != 1)
-      throw RuleSyntaxError(t.pos, fmt::format("{}(n1 x n2 ...): multi-dimensional real transforms are not built yet",
-                                               real_kind_name(node.kind)));
     depth = 1;
     return t;
   }

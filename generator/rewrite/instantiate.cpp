@@ -42,7 +42,11 @@ Spl spl_of(const Term &t, const Bindings &b, const std::map<std::string, Spl> &f
       return make_dft_nd(std::move(dims), t.has_root ? value(t, t.root, b, "DFT root") : 1);
     }
     case SplKind::Identity: return make_identity(dim(t, t.sizes.at(0), b, "I size"));
-    case SplKind::RealTransform: return make_real_transform(t.real, dim(t, t.sizes.at(0), b, "transform size"));
+    case SplKind::RealTransform: {
+      std::vector<int64_t> dims;
+      for (const SizeExpr &e : t.sizes) dims.push_back(dim(t, e, b, "transform size"));
+      return make_real_transform_nd(t.real, std::move(dims));
+    }
     case SplKind::Stride: return make_stride(dim(t, t.sizes.at(0), b, "L size"), dim(t, t.sizes.at(1), b, "L stride"));
     case SplKind::Twiddle:
       return make_twiddle(dim(t, t.sizes.at(0), b, "T size"), dim(t, t.sizes.at(1), b, "T size"),

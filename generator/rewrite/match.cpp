@@ -183,8 +183,15 @@ States match_spl(const Term &t, const Spl &f, const State &s) {
     return match_term(t, f->children.front(), s);  // tags are transparent to untagged patterns
   switch (t.kind) {
     case SplKind::RealTransform:
+    {
       if (f->kind != SplKind::RealTransform || real_kind(f) != t.real) return {};
-      return constrain(s, t.sizes.at(0), f->a);
+      const std::vector<int64_t> dims = real_transform_dims(f);
+      if (dims.size() != t.sizes.size()) return {};  // RDFT(n) matches rank 1 only, RDFT(m x n) rank 2
+      States st{s};
+      for (std::size_t i = 0; i < dims.size(); ++i)
+        st = then(st, [&](const State &x) { return constrain(x, t.sizes[i], dims[i]); });
+      return st;
+    }
     case SplKind::DFT:
       if (f->kind != SplKind::DFT) return {};
       return root_or_one(constrain(s, t.sizes.at(0), f->a), t.sizes.size() > 1 ? &t.sizes[1] : nullptr, f->b, f->a);

@@ -154,11 +154,11 @@ TEST(RealKernelSizes, TrigonometricLarger) {
   std::vector<RealSpec> k = specs({RealKind::DCT2, RealKind::DCT3, RealKind::DCT4, RealKind::DST2, RealKind::DST3,
                                    RealKind::DST4}, {37, 48, 64, 97, 128}, Isa::Scalar);
   // By rdft.rules' dct2_rdft and dct3_irdft, trig.rules' dst2_dct2, dst3_dct3, dct4_half and
-  // dst4_dct4 (99: an odd DCT4, a leaf; 2^14: DFT(2^13) split in three).
+  // dst4_dct4 (99, 1001, 4095: odd DCT4s by dct4_odd; 2^14: DFT(2^13) split in three).
   for (RealSpec s : specs({RealKind::DCT2, RealKind::DCT3, RealKind::DCT4, RealKind::DST2, RealKind::DST3,
                            RealKind::DST4}, {256, 1000, 4096}, Isa::Avx2))
     k.push_back(s);
-  for (RealSpec s : specs({RealKind::DCT4, RealKind::DST4}, {99, 1 << 14}, Isa::Avx2)) k.push_back(s);
+  for (RealSpec s : specs({RealKind::DCT4, RealKind::DST4}, {99, 1001, 4095, 1 << 14}, Isa::Avx2)) k.push_back(s);
   generate_compile_and_check(k);
 }
 

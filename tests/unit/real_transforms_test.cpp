@@ -126,6 +126,15 @@ TEST(RealRuleFunctions, HalfSizeDct4) {  // rules/trig.rules, dct4_half
 // The half-size real DFT lowers to: the first stage of DFT(m) reading the reals in pairs (no
 // packing pass), and one loop over the pairs (k, m-k) (fused, merge_loops.cpp); the inverse
 // writes its reals in pairs. The loop code still means the transform.
+// rules/trig.rules, dct4_odd: DCT4(n) = @dct4_odd_post(n) DFT(n) @dct4_odd_pre(n), n odd.
+TEST(RealRuleFunctions, OddDct4ThroughOneDft) {
+  for (int64_t n : {3, 5, 7, 9, 11, 15, 21, 33, 63}) {
+    Spl f = make_compose({call("dct4_odd_post", {n}), make_dft(n), call("dct4_odd_pre", {n})});
+    EXPECT_LT(max_abs_difference(to_dense(f), to_dense(make_real_transform(RealKind::DCT4, n))), kTol) << n;
+  }
+  EXPECT_THROW(call("dct4_odd_pre", {8}), FormulaError);
+}
+
 TEST(RealTransforms, PackedBuffersAndOnePairLoop) {
   for (const char *spec : {"RDFT(64)", "IRDFT(64)", "RDFT(30)", "IRDFT(30)"}) {
     driver::Compilation c = driver::start(spec, driver::GenOptions{});
