@@ -142,6 +142,10 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
   if (!distinct_positions(io.batch, out))
     throw FormulaError(fmt::format("--ostride {} --odist {}: two outputs of the {} x {} elements fall on one element",
                                    out.stride, out.dist, io.batch, out.n));
+  if ((io.in_place || io.split) && reads_real(spec) != writes_real(spec) && spec->kind == SplKind::RealTransform &&
+      !spec->perm.empty())
+    throw FormulaError(fmt::format("--in-place and --format split with a multi-dimensional real DFT ({}) are not built "
+                                   "yet (docs/transforms.md, \"Layouts\")", print(spec)));
   if (io.split && reads_real(spec) && writes_real(spec))
     throw FormulaError(fmt::format("--format split: {} has no complex side (split format is for complex data)", print(spec)));
   if (io.split && io.in_place && (reads_real(spec) || writes_real(spec)))

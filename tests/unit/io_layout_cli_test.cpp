@@ -117,6 +117,8 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
                "--in-place: transform 1 shares reals of the buffer with an earlier one");
   expect_error({"gen", "DFT(8)", "--in-place", "--istride", "2"}, "--in-place: input and output layouts must be the same");
   expect_error({"gen", "DCT2(8)", "--format", "split"}, "--format split: DCT2(8) has no complex side");
+  expect_error({"gen", "RDFT(4 x 6)", "--in-place"}, "with a multi-dimensional real DFT (RDFT(4 x 6)) are not built yet");
+  expect_error({"gen", "IRDFT(4 x 6)", "--format", "split"}, "are not built yet");
   expect_error({"gen", "RDFT(8)", "--format", "split", "--in-place"}, "--format split --in-place: RDFT(8) has a real side");
   expect_error({"gen", "DFT(8)", "--format", "planar"}, "--format");
   expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, ranks, a target other than cpp, streamed loops, tags or block layouts are not built yet");
