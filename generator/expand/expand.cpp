@@ -60,15 +60,24 @@ void collect_real_sizes(const Spl &f, const Spl &node, std::vector<int64_t> &out
   for (const Spl &c : f->children) collect_real_sizes(c, node, out);
 }
 
-// A real transform up to this size stays a leaf, an unrolled codelet from its entries
-// (WHT(4): 8 additions, as its split); above it the rules of rules/wht.rules, rdft.rules apply.
-constexpr int64_t kRealLeafMax = 4;
-// The DCTs and DSTs up to 8 points too: their rules' passes cost more than the codelet there
-// (one run each, Zen 3 AVX2, against FFTW: DCT2(8) 0.87x -> 1.03x, DCT3(8) 0.34x -> 1.33x,
-// DCT4(8) 7.6x -> 10.6x; at 16 the rules win but for DCT3).
-constexpr int64_t kTrigLeafMax = 8;
+// A real transform up to real_leaf_max(kind) points stays a leaf: one unrolled codelet of its
+// fast algorithm (the right side of its rule applied symbolically, lower/real_codelet.cpp;
+// WHT's butterflies), above it the rules split it into passes. The sizes where the codelet
+// beats the passes, one run each against FFTW_MEASURE, Intel Xeon AVX-512 (stop 29; the
+// codelets came from the matrix entries before, O(n^2) operations, when the limits were 4 for
+// RDFT/IRDFT/WHT and 8 for the DCTs/DSTs, measured on Zen 3 AVX2):
+//   RDFT 16: 0.85x -> 1.34x, 32: 0.80x -> 0.97x;  IRDFT 16: 0.76x -> 0.89x, 32 as a codelet
+//   0.76x against 1.02x split;  DCT2 16: 1.55x -> 3.35x, DCT3 16: 1.58x -> 3.32x, DCT3 32 split
+//   1.13x, as a codelet 1.51x but DCT4 32 4.50x -> 2.00x, DCT4 16 4.80x -> 3.04x;  WHT 16: the
+//   split of 4-point leaves 0.51x, one codelet 3.36x the radix-2 loop.
 int64_t real_leaf_max(RealKind kind) {
-  return kind == RealKind::RDFT || kind == RealKind::IRDFT || kind == RealKind::WHT ? kRealLeafMax : kTrigLeafMax;
+  switch (kind) {
+    case RealKind::RDFT: return 32;
+    case RealKind::IRDFT: return 16;
+    case RealKind::WHT: return 16;
+    case RealKind::DCT4: case RealKind::DST4: return 8;
+    default: return 16;  // DCT2, DCT3, DST2, DST3
+  }
 }
 // The lowering unrolls a real transform leaf up to this many entries (generator/lower/real_codelet.h).
 constexpr int64_t kRealCodeletEntries = 1024;
@@ -360,7 +369,7 @@ class Expander {
     tree->node = node;
     std::optional<Choice> best;
     double best_cost = 0;
-    if (node->a > real_leaf_max(real_kind(node)))
+    if (node->a > real_leaf_max(real_kind(node)) || !node->perm.empty())  // rank >= 2: by its rows and columns
       for (const Rule *rule : rules_)
         for (rewrite::Match &m : rewrite::matches(*rule, node)) {
           Choice c{rule, m, rewrite::instantiate_spl(rule->rhs, m), {}};

@@ -13,8 +13,11 @@ namespace splgen::lower {
 // A real transform leaf with at most this many entries is unrolled (as DFT(32) is).
 inline constexpr int64_t kRealCodeletEntries = 1024;
 
-// y = leaf x, unrolled: symbolic_dft for a DFT, the kernel's entries for a real transform.
+// y = leaf x, unrolled: symbolic_dft for a DFT; for a real transform the fast algorithm of
+// its breakdown rule applied symbolically (an even real DFT, the DCTs and DSTs; WHT's
+// butterflies), else its entries.
 std::vector<CExpr> symbolic_kernel(const Spl &leaf, const std::vector<CExpr> &x);
+
 
 // One term of y[j] = sum_l M[j][l] x[l] with `entry` = M[j][l] (for a real transform an
 // entry of its K): entry * x, or for real transforms K Re(x) / the real part of K x.

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "generator/ir/print.h"
+#include "generator/lower/count_operations.h"
 #include "generator/driver/pipeline.h"
 #include "generator/measure/aligned_buffer.h"
 #include "generator/measure/compile.h"
@@ -58,9 +59,27 @@ bool streamed_spec(const std::string &spec) {
          (f->tag.kind == TagKind::Stream || f->tag.kind == TagKind::Tiled || f->tag.kind == TagKind::Cubic);
 }
 
+// WHT(n) or --sizes with KIND WHT: FFTW has none, so the baseline is the radix-2 loop.
+bool wht_bench(const BenchOptions &o) {
+  if (o.spec.empty()) return o.kind == "WHT";
+  const Spl f = parse::parse_formula(o.spec);
+  return f->kind == SplKind::RealTransform && real_kind(f) == RealKind::WHT;
+}
+
 std::vector<Implementation> bench_implementations(const BenchOptions &o) {
   std::vector<Implementation> out;
   const std::string isa = isa_name(o.isa);
+  if (wht_bench(o)) {
+    if (o.threads > 1 || o.compare_default || o.tune || o.in_place)
+      throw FormulaError("bench WHT(n) times splgen's kernel against a radix-2 loop only: no --threads, --compare, "
+                         "--wisdom or --in-place");
+    out.push_back({"splgen_" + isa, "splgen " + isa, true, o.isa});
+    if (o.isa != Isa::Scalar && o.scalar_baseline) out.push_back({"splgen_scalar", "splgen scalar", true, Isa::Scalar});
+    Implementation loop{"radix2_loop", "radix-2 loop", false};
+    loop.radix2_loop = true;
+    out.push_back(loop);
+    return out;
+  }
   if (streamed_spec(o.spec)) {
     Implementation own{"splgen_" + isa, "splgen " + isa + (o.in_place ? " in place" : ""), true, o.isa};
     own.in_place = o.in_place;
@@ -145,8 +164,6 @@ Target check_target(const std::string &spec_text, bool inverse) {
     throw FormulaError(fmt::format("bench needs from 2 to 2^24 points, not {} ({})", n, spec_text));
   Target t{spec_text, n, 0, {}, {}};
   if (spec->kind == SplKind::RealTransform) {
-    if (!has_fftw_twin(real_kind(spec)))
-      throw FormulaError(fmt::format("bench compares with FFTW, which has no {} ({})", real_kind_name(real_kind(spec)), spec_text));
     if (inverse) throw FormulaError("bench --inverse: give IRDFT(n) (or DCT3 for DCT2) instead");
     t.n = spec->a, t.sign = -1, t.real = real_kind(spec);
     for (int64_t d : real_transform_dims(spec)) t.shape.dims.push_back(int(d));
@@ -167,6 +184,39 @@ Target check_target(const std::string &spec_text, bool inverse) {
                                    "I(m) (x) DFT(n) or a real transform (RDFT(n), IRDFT(n), DCTk(n), DSTk(n)), not {}",
                                    print(spec)));
   return t;
+}
+
+// The radix-2 WHT loop, the baseline of WHT(n): n is a constant, as in splgen's kernels.
+std::string radix2_wht_source(const std::string &name, std::int64_t n, Precision precision) {
+  const char *real = precision == Precision::Float ? "float" : "double";
+  return fmt::format(R"(// The straightforward in-place radix-2 Walsh-Hadamard transform, bench's WHT baseline.
+extern "C" void {0}({1} *__restrict y, const {1} *__restrict x) {{
+  for (long i = 0; i < {2}; ++i) y[i] = x[i];
+  for (long h = 1; h < {2}; h *= 2)
+    for (long i = 0; i < {2}; i += 2 * h)
+      for (long j = i; j < i + h; ++j) {{
+        const {1} a = y[j], b = y[j + h];
+        y[j] = a + b;
+        y[j + h] = a - b;
+      }}
+}}
+)", name, real, n);
+}
+
+// The WHT of the first n reals of x by exact butterflies in long double, as pairs.
+template <class T>
+std::vector<std::complex<long double>> wht_reference(std::int64_t n, const std::vector<std::complex<T>> &x) {
+  std::vector<long double> y(reinterpret_cast<const T *>(x.data()), reinterpret_cast<const T *>(x.data()) + n);
+  for (std::int64_t h = 1; h < n; h *= 2)
+    for (std::int64_t i = 0; i < n; i += 2 * h)
+      for (std::int64_t j = i; j < i + h; ++j) {
+        const long double a = y[std::size_t(j)], b = y[std::size_t(j + h)];
+        y[std::size_t(j)] = a + b, y[std::size_t(j + h)] = a - b;
+      }
+  std::vector<std::complex<long double>> out(std::size_t(n + 1) / 2);
+  for (std::size_t i = 0; i < y.size(); ++i)
+    out[i / 2] = i % 2 ? std::complex<long double>(out[i / 2].real(), y[i]) : std::complex<long double>(y[i], 0);
+  return out;
 }
 
 // fftwl's KIND(dims) of the first in_reals reals of x, as pairs (an odd count padded with 0).
@@ -206,7 +256,12 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   TempDir dir("splgen-bench");
   std::vector<std::string> sources, symbols(k);
   int passes = 0;  // of a streamed kernel: each reads and writes all the data once
+  double adds_over_bound = kNaN;
   for (std::size_t i = 0; i < k; ++i) {
+    if (impls[i].radix2_loop) {
+      symbols[i] = "splgen_bench_" + impls[i].id;
+      sources.push_back(dir.write(symbols[i] + ".cpp", radix2_wht_source(symbols[i], n, o.precision)));
+    }
     if (!impls[i].splgen) continue;
     driver::GenOptions g;
     g.name = "splgen_bench_" + impls[i].id;
@@ -222,6 +277,8 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
     g.io.in_place = impls[i].in_place;
     driver::PipelineResult r = driver::run_pipeline(spec_text, g);
     passes = std::max(passes, count_streamed_passes(r.merged));
+    if (target.real == RealKind::WHT && i == 0)
+      adds_over_bound = double(lower::count_operations(r.program.loops).adds) / (double(n) * std::log2(double(n)));
     sources.push_back(dir.write(g.name + ".cpp", r.source));
     symbols[i] = g.name;
   }
@@ -254,7 +311,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
       runs[i] = [kernel, x](std::int64_t times) {
         for (std::int64_t t = 0; t < times; ++t) kernel(x);
       };
-    } else if (impls[i].splgen) {
+    } else if (impls[i].splgen || impls[i].radix2_loop) {
       auto *kernel = lib.symbol<void(T *, const T *)>(symbols[i]);
       runs[i] = [kernel, x, y](std::int64_t times) {
         for (std::int64_t t = 0; t < times; ++t) kernel(y, x);
@@ -279,7 +336,8 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   for (auto &v : input) v = {T(uniform(rng)), T(uniform(rng))};
   if (target.real == RealKind::IRDFT) hermitian_input(target.shape.dims, input);
   const bool one_dimensional = target.shape.dims.size() == 1 && target.shape.howmany == 1;
-  const auto reference = target.real ? real_reference<T>(*target.real, target.shape.dims, input, in_reals)
+  const auto reference = target.real == RealKind::WHT ? wht_reference<T>(n, input)
+                         : target.real ? real_reference<T>(*target.real, target.shape.dims, input, in_reals)
                          : one_dimensional ? accurate_dft(convert<long double>(input), sign)
                                            : fftwl_many(convert<long double>(input), target.shape.dims,
                                                         target.shape.howmany, sign);
@@ -287,6 +345,7 @@ BenchRow bench_size(const Target &target, const BenchOptions &o, const std::vect
   row.n = n;
   row.spec = spec_text;
   row.repetitions = o.repetitions > 0 ? o.repetitions : default_repetitions(n);
+  row.adds_over_bound = adds_over_bound;
   row.ns.assign(k, kNaN);
   row.error.assign(k, kNaN);
   std::vector<Workload> active;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,9 @@ struct Implementation {
   bool contiguous = false;
   // In place: splgen's NAME(xy) (GenOptions::io.in_place), FFTW's plan with x == y.
   bool in_place = false;
+  // WHT, which FFTW lacks: the straightforward radix-2 butterfly loop (log2 n passes of n/2
+  // butterflies), compiled beside the kernel with the same compiler and flags.
+  bool radix2_loop = false;
 };
 
 struct BenchRow {
@@ -80,6 +84,9 @@ struct BenchRow {
   int repetitions = 0;
   std::vector<double> ns;      // median time per transform, per implementation; NaN: not run
   std::vector<double> error;   // relative RMS error against the long-double reference; NaN: not run
+  // WHT: the first kernel's additions (its loop program, count_operations) over the radix-2
+  // bound n log2 n; NaN for the other kinds.
+  double adds_over_bound = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct BenchResult {

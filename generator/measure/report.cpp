@@ -67,17 +67,22 @@ std::string json_object(const BenchResult &result, const std::vector<int> &which
 std::string format_table(const BenchResult &r) {
   const std::vector<int> base = baselines(r);
   const std::string &splgen = r.implementations.front().label;
+  const bool radix2 = r.index("radix2_loop") >= 0;  // WHT: FFTW has none
   std::string out = fmt::format("{} {}, {}: {} vs {} on {}; pseudo-Gflop/s, medians\n", r.meta_value("direction"),
-                                r.meta_value("spec"), r.meta_value("precision"), splgen, r.meta_value("fftw_version"),
+                                r.meta_value("spec"), r.meta_value("precision"), splgen,
+                                radix2 ? "a radix-2 loop (FFTW has no WHT)" : r.meta_value("fftw_version"),
                                 r.meta_value("cpu"));
   std::vector<std::string> headers = {"n"};
   for (const Implementation &impl : r.implementations) headers.push_back(impl.label);
-  for (int i : base) {  // "vs MEASURE", "vs default"
+  for (int i : base) {  // "vs MEASURE", "vs default", "vs radix-2 loop"
     const std::string &label = r.implementations[std::size_t(i)].label;
-    headers.push_back("vs " + label.substr(label.rfind("FFTW_", 0) == 0 ? 5 : 7));
+    headers.push_back("vs " + label.substr(label.rfind("FFTW_", 0) == 0 ? 5 : label.rfind("splgen ", 0) == 0 ? 7 : 0));
   }
   const bool threaded = one_thread_baseline(r) >= 0;
   if (threaded) headers.insert(headers.end(), {"speed-up", "efficiency"});
+  bool counted = false;  // WHT: additions over the bound n log2 n
+  for (const BenchRow &row : r.rows) counted = counted || std::isfinite(row.adds_over_bound);
+  if (counted) headers.push_back("adds/nlog2n");
   headers.push_back("error");
   std::vector<std::size_t> widths;
   for (const std::string &h : headers) widths.push_back(std::max<std::size_t>(h.size(), 8));
@@ -92,6 +97,7 @@ std::string format_table(const BenchResult &r) {
     for (double ns : row.ns) cells.push_back(cell(pseudo_gflops(row.n, ns), "{:.2f}"));
     for (int i : base) cells.push_back(cell(speed_ratio(row, i), "{:.2f}x"));
     if (threaded) cells.insert(cells.end(), {cell(speedup(r, row), "{:.2f}x"), cell(efficiency(r, row), "{:.2f}")});
+    if (counted) cells.push_back(cell(row.adds_over_bound, "{:.3f}"));
     cells.push_back(cell(row.error[0], "{:.1e}"));
     out += line(cells);
   }

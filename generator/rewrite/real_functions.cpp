@@ -165,15 +165,18 @@ Spl dct3_pre(int64_t n) {
   check_size("dct3_pre", n);
   if (n < 2) throw FormulaError("@dct3_pre: n must be at least 2");
   const int64_t h = n / 2;
-  // [x_0..x_h] and [0, x_n-1, ..., x_n-h] from two copies of Re(x)
-  std::vector<int64_t> rotate = {h};
-  for (int64_t i = 0; i < h; ++i) rotate.push_back(i);
-  Spl tail = make_compose({make_perm(rotate), shipped("pad", {h + 1, h}), shipped("trunc", {h, n}), reversal(n)});
-  Spl pairs = make_compose({make_stride(2 * (h + 1), h + 1), make_direct_sum({shipped("trunc", {h + 1, n}), tail}),
-                            twice(n), re(n)});
+  // Re(x) in the order x_0, (x_1, x_n-1), ..., then x_h alone when n is even: U_0 = x_0, the
+  // pairs give x_k - i x_n-k, and U_h = (1 - i) x_h. One loop over the pairs after lowering
+  // (the earlier form, two copies of x truncated, padded and interleaved, was four passes).
+  std::vector<int64_t> order = {0};
+  const int64_t pairs = (n - 1) / 2;
+  for (int64_t k = 1; k <= pairs; ++k) order.push_back(k), order.push_back(n - k);
+  std::vector<Spl> blocks = {make_identity(1)};
+  if (pairs > 0) blocks.push_back(make_tensor({make_identity(pairs), make_dense(1, 2, {1.0, -I1})}));
+  if (n % 2 == 0) order.push_back(h), blocks.push_back(make_dense(1, 1, {cplx(1.0, -1.0)}));
   std::vector<cplx> d(static_cast<std::size_t>(h + 1));
   for (int64_t k = 0; k <= h; ++k) d[std::size_t(k)] = root_of_unity(4 * n, -k);
-  return make_compose({make_diag(std::move(d)), make_tensor({make_identity(h + 1), make_dense(1, 2, {1.0, -I1})}), pairs});
+  return make_compose({make_diag(std::move(d)), make_direct_sum(std::move(blocks)), make_perm(std::move(order)), re(n)});
 }
 
 Spl dct3_out(int64_t n) {

@@ -24,8 +24,11 @@ struct NdSpec {
   RealKind kind;
   std::vector<int> dims;
   Isa isa = Isa::Scalar;
+  int64_t batch = 1;  // contiguous transforms, FFTW's howmany
   std::string text() const { return fmt::format("{}({})", real_kind_name(kind), fmt::join(dims, " x ")); }
-  std::string name() const { return fmt::format("nd{}_{}_{}", real_kind_name(kind), fmt::join(dims, "x"), isa_name(isa)); }
+  std::string name() const {
+    return fmt::format("nd{}_{}_{}_b{}", real_kind_name(kind), fmt::join(dims, "x"), isa_name(isa), batch);
+  }
   int64_t points() const {
     int64_t n = 1;
     for (int d : dims) n *= d;
@@ -155,19 +158,37 @@ double relative_rms(const std::vector<double> &got, const std::vector<long doubl
   return double(den == 0 ? std::sqrt(num) : std::sqrt(num / den));
 }
 
-void check_kernel(const test::SharedObject &lib, const NdSpec &s, std::size_t x_offset, std::size_t y_offset) {
-  SCOPED_TRACE(fmt::format("{} {} (x at 64k+{}, y at 64k+{} bytes)", s.text(), isa_name(s.isa), x_offset, y_offset));
-  auto *kernel = lib.symbol<void(double *, const double *)>(s.name());
-  std::vector<double> input = random_input(s);
-  ASSERT_EQ(input.size(), s.in_reals());
-  Misaligned x(input.size(), x_offset), y(s.out_reals() + 2, y_offset);
-  std::copy(input.begin(), input.end(), x.data);
-  std::fill(y.data, y.data + s.out_reals() + 2, std::nan(""));
-  kernel(y.data, x.data);
-  for (std::size_t i = 0; i < input.size(); ++i) ASSERT_EQ(x.data[i], input[i]) << "input modified";
-  for (std::size_t i = s.out_reals(); i < s.out_reals() + 2; ++i) ASSERT_TRUE(std::isnan(y.data[i])) << "wrote past y";
-  std::vector<double> output(y.data, y.data + s.out_reals());
+void check_transform(const NdSpec &s, const std::vector<double> &input, const std::vector<double> &output);
 
+// Each transform of the batch against the references, on its slice of x and y.
+void check_kernel(const test::SharedObject &lib, const NdSpec &s, std::size_t x_offset, std::size_t y_offset) {
+  SCOPED_TRACE(fmt::format("{} {} batch {} (x at 64k+{}, y at 64k+{} bytes)", s.text(), isa_name(s.isa), s.batch,
+                           x_offset, y_offset));
+  auto *kernel = lib.symbol<void(double *, const double *)>(s.name());
+  const std::size_t in = s.in_reals(), out = s.out_reals(), batch = std::size_t(s.batch);
+  std::vector<double> inputs;
+  for (std::size_t b = 0; b < batch; ++b) {
+    std::vector<double> one = random_input(s);
+    for (double &v : one) v *= double(b + 1);
+    inputs.insert(inputs.end(), one.begin(), one.end());
+  }
+  Misaligned x(inputs.size(), x_offset), y(batch * out + 2, y_offset);
+  std::copy(inputs.begin(), inputs.end(), x.data);
+  std::fill(y.data, y.data + batch * out + 2, std::nan(""));
+  kernel(y.data, x.data);
+  for (std::size_t i = 0; i < inputs.size(); ++i) ASSERT_EQ(x.data[i], inputs[i]) << "input modified";
+  for (std::size_t i = batch * out; i < batch * out + 2; ++i) ASSERT_TRUE(std::isnan(y.data[i])) << "wrote past y";
+  for (std::size_t b = 0; b < batch; ++b) {
+    std::vector<double> input(inputs.begin() + std::ptrdiff_t(b * in), inputs.begin() + std::ptrdiff_t((b + 1) * in));
+    std::vector<double> output(y.data + b * out, y.data + (b + 1) * out);
+    check_transform(s, input, output);
+  }
+  std::vector<double> first(y.data, y.data + batch * out);
+  kernel(y.data, x.data);
+  EXPECT_EQ(0, std::memcmp(first.data(), y.data, first.size() * sizeof(double))) << "not deterministic";
+}
+
+void check_transform(const NdSpec &s, const std::vector<double> &input, const std::vector<double> &output) {
   const double n = double(s.points());
   const double tolerance = 5 * DBL_EPSILON * std::max(1.0, std::log2(n)) * (n > 32 ? std::sqrt(n / 32) : 1);
   std::vector<long double> exact_in(input.begin(), input.end());
@@ -179,9 +200,6 @@ void check_kernel(const test::SharedObject &lib, const NdSpec &s, std::size_t x_
     EXPECT_LE(relative_rms(output, std::vector<long double>(fftw.begin(), fftw.end())), 2 * tolerance)
         << "relative RMS error against FFTW3";
   }
-  std::vector<double> first = output;
-  kernel(y.data, x.data);
-  EXPECT_EQ(0, std::memcmp(first.data(), y.data, first.size() * sizeof(double))) << "not deterministic";
 }
 
 void generate_compile_and_check(const std::vector<NdSpec> &specs) {
@@ -191,6 +209,7 @@ void generate_compile_and_check(const std::vector<NdSpec> &specs) {
     driver::GenOptions options;
     options.name = s.name();
     options.isa = s.isa;
+    options.io.batch = s.batch;
     driver::PipelineResult r = driver::run_pipeline(s.text(), options);
     unity += fmt::format("#include \"{}\"\n", dir.write(s.name() + ".cpp", r.source));
   }
@@ -228,6 +247,15 @@ TEST_P(RealNdKernels, RealToReal) {
 
 INSTANTIATE_TEST_SUITE_P(Isa, RealNdKernels, ::testing::Values(Isa::Scalar, Isa::Avx2, Isa::Avx512),
                          [](const auto &info) { return std::string(isa_name(info.param)); });
+
+// Batches (FFTW's howmany, contiguous): I(b) (x) KIND(dims) through the same rules.
+TEST(RealNdKernelLayouts, ContiguousBatches) {
+  std::vector<NdSpec> k;
+  for (RealKind kind : {RealKind::RDFT, RealKind::IRDFT, RealKind::DCT2, RealKind::DST4})
+    for (const std::vector<int> &dims : std::vector<std::vector<int>>{{4, 6}, {3, 5}, {2, 3, 4}})
+      for (Isa isa : {Isa::Scalar, Isa::Avx2}) k.push_back({kind, dims, isa, 3});
+  generate_compile_and_check(k);
+}
 
 // Larger shapes, against fftwl: the vector code of the DFT stages over many columns.
 TEST(RealNdKernelSizes, Larger) {

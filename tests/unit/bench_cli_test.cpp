@@ -92,6 +92,21 @@ TEST_F(BenchCliTest, ScalarReportsARowAndWritesItsFiles) {
   }
 }
 
+// WHT, which FFTW lacks: against the radix-2 loop, with the additions over the bound n log2 n
+// (the unrolled butterflies of real_codelet.cpp meet it exactly); errors against exact sums.
+TEST_F(BenchCliTest, WalshHadamardAgainstTheRadix2Loop) {
+  test::ProgramResult r = splgen({"bench", "WHT(n)", "--sizes", "64", "--isa", "scalar", "--reps", "3",
+                                  "--min-time-ms", "1", "--no-patient"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "radix-2 loop")) << r.out;
+  EXPECT_TRUE(contains(r.out, "vs radix-2 loop")) << r.out;
+  EXPECT_TRUE(contains(r.out, "adds/nlog2n")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FFTW_MEASURE")) << r.out;
+  expect_row(r.out, "64", 6);  // n, splgen scalar, radix-2 loop, vs radix-2 loop, adds/nlog2n, error
+  EXPECT_TRUE(contains(test::text_lines(r.out)[2], "1.000")) << r.out;
+  expect_error({"bench", "WHT(16)", "--threads", "2"}, "radix-2 loop only");
+}
+
 TEST_F(BenchCliTest, Avx2AlsoTimesTheScalarBackend) {
   if (!host_supports(Isa::Avx2)) GTEST_SKIP() << "this CPU cannot run AVX2 code";
   test::ProgramResult r = bench16("avx2", {"--precision", "float", "--quiet"});
