@@ -684,6 +684,20 @@ int64_t shared_reals(const Function &f) {
   return r + r % 2;
 }
 
+// One unrolled codelet per transform (a leaf, or a batch's loop over leaves): each loads all
+// its inputs before its first store (schedule(), and schedule_registers keeps the two views'
+// accesses in order), and transforms in place touch disjoint reals (driver/io_layout.h).
+bool codelet_per_transform(const Sigma &s) {
+  const Sigma &b = s->kind == SigmaKind::Sum ? s->children.front() : s;
+  std::vector<Sigma> f = b->kind == SigmaKind::Compose ? b->children : std::vector<Sigma>{b};
+  std::size_t kernels = 0;
+  for (const Sigma &x : f) {
+    if (x->kind == SigmaKind::Kernel && is_unrolled_kernel(x->source)) ++kernels;
+    else if (x->kind != SigmaKind::Scatter && x->kind != SigmaKind::Gather) return false;
+  }
+  return kernels == 1 && f.size() <= 3;
+}
+
 void view_shared(Function &f) {
   const int64_t reals = shared_reals(f);
   for (int id : {kInputBuffer, kOutputBuffer}) {
@@ -728,16 +742,18 @@ Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOpt
   if (packed.output) pack(kOutputBuffer, by->range);
   if (real_in_place) view_shared(f);
   Codegen gen(f, max_sum_var(s) + 1, stream);
-  if (real_in_place && !packed.input && !packed.output) {
+  if (real_in_place && !packed.input && !packed.output && !codelet_per_transform(body)) {
     // x is a view of its own (reals where y is complex, or the reverse): the whole batch into a
     // temporary, then into y, so that no store can overwrite what a later load reads.
     Access tmp{gen.temp(body->rows), fn_identity(body->rows)};
     f.body = make_block({gen.gen(body, tmp, Access{kInputBuffer, bx}), gen.copy(Access{kOutputBuffer, by}, tmp, body->rows)});
     return f;
   }
-  // In place, x is y (packed: the complex numbers of the same bytes): the aliasing checks of
-  // gen_compose put temporaries where stages would overwrite what they have still to read.
-  f.body = gen.gen(body, Access{kOutputBuffer, by}, Access{layout.in_place ? kOutputBuffer : kInputBuffer, bx});
+  // In place, x is y (packed: the complex numbers of the same bytes; a codelet reads its view
+  // x): the aliasing checks of gen_compose put temporaries where stages would overwrite what
+  // they have still to read.
+  const bool through_y = layout.in_place && (!real_in_place || packed.input || packed.output);
+  f.body = gen.gen(body, Access{kOutputBuffer, by}, Access{through_y ? kOutputBuffer : kInputBuffer, bx});
   return f;
 }
 
