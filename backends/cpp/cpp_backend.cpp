@@ -671,9 +671,10 @@ struct Emitter : simd::ScalarNames {
     const std::string detail = f.name + "_detail";
 
     const bool spmd = options.threading == Threading::Spmd;
-    std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split);
+    std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split,
+                                                             f.buffers[kInputBuffer].split);
     if (spmd) plain.insert(plain.size() - 1, ", const long worker");  // one rank's step: its rank
-    if ((f.in_place && spmd) || (f.buffers[kOutputBuffer].split && (streamed || spmd)))
+    if ((f.in_place && spmd) || ((f.buffers[kOutputBuffer].split || f.buffers[kInputBuffer].split) && (streamed || spmd)))
       throw std::invalid_argument("emit_cpp: a distributed kernel in place, or a streamed or distributed one in split format");
     if (streamed && direct_xy)
       throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
@@ -722,12 +723,15 @@ struct Emitter : simd::ScalarNames {
         fmt::format_to(emit, "  const {} *const {} = {}_values({});\n", real, buffer_names[i], buffer_names[i],
                        f.buffers[i].recipe.worker_stride > 0 ? "worker" : "");
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
-    const bool split = f.buffers[kOutputBuffer].split;
+    const bool split = f.buffers[kOutputBuffer].split, split_x = f.buffers[kInputBuffer].split;
     const std::string &xname = buffer_names[kInputBuffer], &yname = buffer_names[kOutputBuffer];
-    if (split)  // an all-real or all-imaginary input leaves one array unread
-      out += f.in_place ? fmt::format("  (void){0}r;\n  (void){0}i;\n", yname)
-                        : fmt::format("  (void){0}r;\n  (void){0}i;\n  (void){1}r;\n  (void){1}i;\n", xname, yname);
-    if (!split && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
+    if (split_x && !f.in_place)  // an all-real or all-imaginary input leaves one array unread
+      out += fmt::format("  (void){0}r;\n  (void){0}i;\n", xname);
+    if (split) out += fmt::format("  (void){0}r;\n  (void){0}i;\n", yname);
+    if (!split_x && !f.in_place && !buffer_used[kInputBuffer]) out += streamed ? "  (void)ext_x;\n" : "  (void)x;\n";
+    // A real transform in place reads its x as a view of its own of the one buffer (reals where
+    // y is complex, or the reverse; docs/transforms.md, "Layouts").
+    if (f.in_place && !streamed && buffer_used[kInputBuffer]) out += fmt::format("  const {} *const x = xy;\n", real);
     if (!split && !buffer_used[kOutputBuffer]) out += streamed ? "  (void)ext_" + yname + ";\n" : "  (void)" + yname + ";\n";
     if (spmd && !parallel) out += "  (void)worker;\n";
     const std::string in = parallel ? "    " : "  ";
@@ -769,13 +773,19 @@ struct Emitter : simd::ScalarNames {
 }  // namespace
 
 std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place, bool split) {
+  return kernel_declaration(name, precision, isa, in_place, split, split);
+}
+
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place, bool split_y,
+                               bool split_x) {
   const char *real = precision == Precision::Float ? "float" : "double";
   std::string attribute = simd::target_attribute(isa);
-  std::string params =
-      split ? in_place ? fmt::format("{0} *__restrict xyr, {0} *__restrict xyi", real)
-                       : fmt::format("{0} *__restrict yr, {0} *__restrict yi, const {0} *__restrict xr, const {0} *__restrict xi", real)
-      : in_place ? fmt::format("{} *__restrict xy", real)
-                 : fmt::format("{0} *__restrict y, const {0} *__restrict x", real);
+  const std::string y = split_y ? fmt::format("{0} *__restrict yr, {0} *__restrict yi", real) : fmt::format("{} *__restrict y", real);
+  const std::string x = split_x ? fmt::format("const {0} *__restrict xr, const {0} *__restrict xi", real)
+                                : fmt::format("const {} *__restrict x", real);
+  std::string params = in_place ? split_y ? fmt::format("{0} *__restrict xyr, {0} *__restrict xyi", real)
+                                          : fmt::format("{} *__restrict xy", real)
+                                : y + ", " + x;
   return fmt::format("{}void {}({})", attribute.empty() ? "" : attribute + " ", name, params);
 }
 
@@ -805,7 +815,8 @@ std::string emit_header(const std::string &name, const CppEmitOptions &options, 
   out += fmt::format(
       "\n#ifndef {0}\n#define {0}\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n{1};\n\n"
       "#ifdef __cplusplus\n}}  // extern \"C\"\n#endif\n{2}\n#endif  // {0}\n",
-      guard, kernel_declaration(name, options.precision, options.isa, options.in_place, options.split),
+      guard, kernel_declaration(name, options.precision, options.isa, options.in_place, options.split,
+                                options.split_x.value_or(options.split)),
       streamed ? "\n#ifdef __cplusplus  // the streamed kernel with a DMA engine of <splgen/runtime/dma.h>\n"
                  "namespace splgen { namespace runtime { class dma_engine; class external_store; } }\nextern \"C\" " +
                      dma_kernel_declaration(name, options.precision, options.isa, options.in_place) + ";\nextern \"C\" " +

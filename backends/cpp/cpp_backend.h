@@ -3,6 +3,7 @@
 // (float for Precision::Float): n interleaved complex values in, out-of-place; and a header
 // declaring it (emit_header).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,10 @@ struct CppEmitOptions {
   DmaEngine dma = DmaEngine::Thread;
   // The kernel's layout for emit_header (emit_cpp reads it from the Function): one buffer
   // NAME(xy); split arrays NAME(yr, yi, xr, xi), in place NAME(xyr, xyi) (docs/transforms.md).
+  // split_x: x in split format; unset, as `split` (a real transform splits its complex side
+  // only: r2c NAME(yr, yi, x), c2r NAME(y, xr, xi)).
   bool in_place = false, split = false;
+  std::optional<bool> split_x;
 };
 
 std::string emit_cpp(const Function &f, const CppEmitOptions &options);
@@ -33,6 +37,9 @@ std::string emit_cpp(const Function &f, const CppEmitOptions &options);
 // or, in place or in split format, the parameters of CppEmitOptions::in_place / split.
 std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place = false,
                                bool split = false);
+// The same where one side only is split (a real transform's complex side).
+std::string kernel_declaration(const std::string &name, Precision precision, Isa isa, bool in_place, bool split_y,
+                               bool split_x);
 
 // A header declaring the kernel NAME (splgen gen --header): the header lines as // comments,
 // an include guard SPLGEN_NAME_H (upper case) and the prototype, extern "C" under C++; C and C++.

@@ -30,6 +30,7 @@ class CppBackend final : public Backend {
     CppEmitOptions options = cpp_options(o);
     options.in_place = p.loops.in_place;
     options.split = !p.codelet && p.loops.buffers.size() > 1 && p.loops.buffers[kOutputBuffer].split;
+    options.split_x = !p.codelet && p.loops.buffers.size() > 1 && p.loops.buffers[kInputBuffer].split;
     return backends::emit_header(p.name(), options, p.loops.dma_tags > 0 && !p.codelet);
   }
 };

@@ -221,7 +221,7 @@ int run_bench(const BenchArgs &a) {
     const driver::IoLayoutOptions io = with_format(a.io, a.format);
     driver::IoLayoutOptions rest = io;  // a streamed spec in place: the in-place large 1D DFT
     rest.in_place = false;
-    options.in_place = io.in_place && rest.plain() && measure::streamed_spec(a.spec);
+    options.in_place = io.in_place && rest.plain() && !options.spec.empty() && measure::streamed_spec(options.spec);
     result = io.plain() || options.in_place ? measure::run_bench(options, progress)
                                             : measure::run_layout_bench(options, io, progress);
   } catch (const measure::CompileError &e) {

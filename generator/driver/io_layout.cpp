@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "generator/driver/pipeline.h"
@@ -13,12 +14,66 @@ namespace splgen::driver {
 
 namespace {
 
-struct Side {
-  int64_t n, stride, dist;  // one transform's elements; where they lie
-};
+using Side = IoSide;
 
-Side input_side(const Spl &one, const IoLayoutOptions &io) { return {one->cols, io.istride, io.idist.value_or(one->cols * io.istride)}; }
-Side output_side(const Spl &one, const IoLayoutOptions &io) { return {one->rows, io.ostride, io.odist.value_or(one->rows * io.ostride)}; }
+// A real transform in place: x and y are two views of one buffer.
+bool real_in_place(const Spl &one, const IoLayoutOptions &io) { return io.in_place && reads_real(one) != writes_real(one); }
+
+Side side(const Spl &one, const IoLayoutOptions &io, bool input) {
+  const bool real = input ? reads_real(one) : writes_real(one);
+  const int64_t n = input ? one->cols : one->rows, stride = input ? io.istride : io.ostride;
+  const std::optional<int64_t> dist = input ? io.idist : io.odist;
+  if (dist || !real_in_place(one, io)) return {n, stride, dist.value_or(n * stride), real};
+  // FFTW's padded in-place layout: each transform in 2 D reals, D complex numbers.
+  const std::optional<int64_t> other = input ? io.odist : io.idist;
+  const int64_t cn = real ? (input ? one->rows : one->cols) : n, cs = real ? (input ? io.ostride : io.istride) : stride;
+  const int64_t rn = real ? n : (input ? one->rows : one->cols), rs = real ? stride : (input ? io.ostride : io.istride);
+  const int64_t complex_dist = other && real ? *other : other ? (*other + 1) / 2 : std::max(cn * cs, (rn * rs + 1) / 2);
+  return {n, stride, real ? 2 * complex_dist : complex_dist, real};
+}
+
+Side input_side(const Spl &one, const IoLayoutOptions &io) { return side(one, io, true); }
+Side output_side(const Spl &one, const IoLayoutOptions &io) { return side(one, io, false); }
+
+// The reals of the buffer one side of transform b covers, appended to `at`.
+void side_reals(const Side &s, int64_t b, std::vector<int64_t> &at) {
+  for (int64_t j = 0; j < s.n; ++j) {
+    const int64_t e = b * s.dist + j * s.stride;
+    if (s.real) at.push_back(e);
+    else at.push_back(2 * e), at.push_back(2 * e + 1);
+  }
+}
+
+// A real transform in place: every transform reads and writes reals no other transform
+// touches (FFTW's in-place r2c layout gives each its own idist = 2 odist reals), so the
+// kernel may run them one after another. The index of the first transform that shares one.
+std::optional<int64_t> shared_real(int64_t batch, const Side &in, const Side &out) {
+  const Side &r = in.real ? in : out, &c = in.real ? out : in;
+  if (batch == 1) return std::nullopt;
+  if (r.dist == 2 * c.dist && (r.n - 1) * r.stride + 1 <= r.dist && 2 * ((c.n - 1) * c.stride + 1) <= r.dist)
+    return std::nullopt;
+  const int64_t range = std::max((batch - 1) * r.dist + (r.n - 1) * r.stride + 1, 2 * ((batch - 1) * c.dist + (c.n - 1) * c.stride + 1));
+  if (range > (int64_t(1) << 28))
+    throw FormulaError(fmt::format("--in-place: the layout spans {} reals: too many to check that no two transforms share one", range));
+  std::vector<int64_t> owner(std::size_t(range), -1);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<int64_t> at;
+    side_reals(r, b, at);
+    side_reals(c, b, at);
+    for (int64_t p : at) {
+      if (owner[std::size_t(p)] >= 0 && owner[std::size_t(p)] != b) return b;
+      owner[std::size_t(p)] = b;
+    }
+  }
+  return std::nullopt;
+}
+
+// The packed layout of a real side (m complex per transform over its 2m reals), when its
+// reals are consecutive and every transform starts at an even real.
+IndexFn packed_side(int64_t batch, const Side &s) {
+  if (!s.real || s.n % 2 || s.stride != 1 || (batch > 1 && s.dist % 2)) return nullptr;
+  return fn_layout(batch, s.n / 2, 1, batch > 1 ? s.dist / 2 : s.n / 2);
+}
 
 // Whether b*dist + j*stride (b < batch, j < n) are distinct: at once for disjoint or evenly
 // interleaved blocks, else by marking every position (up to 2^28 of them).
@@ -56,6 +111,9 @@ std::string side_text(const char *name, const Side &s, bool batched) {
 Spl batched_spec(const Spl &spec, const IoLayoutOptions &io) {
   return io.batch > 1 ? tensor(make_identity(io.batch), spec) : spec;
 }
+
+IoSide io_input_side(const Spl &one, const IoLayoutOptions &io) { return input_side(one, io); }
+IoSide io_output_side(const Spl &one, const IoLayoutOptions &io) { return output_side(one, io); }
 
 Spl one_transform(const Spl &batched, const IoLayoutOptions &io) {
   if (io.batch > 1 && batched->kind == SplKind::Tensor && batched->children.size() == 2) return batched->children[1];
@@ -103,9 +161,24 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
   if (!distinct_positions(io.batch, out))
     throw FormulaError(fmt::format("--ostride {} --odist {}: two outputs of the {} x {} elements fall on one element",
                                    out.stride, out.dist, io.batch, out.n));
-  if (io.split && (reads_real(spec) || writes_real(spec)))
-    throw FormulaError("--format split: the spec has a real side (split format is for complex data)");
-  if (io.in_place) {
+  if ((io.in_place || io.split) && reads_real(spec) != writes_real(spec) && spec->kind == SplKind::RealTransform &&
+      !spec->perm.empty())
+    throw FormulaError(fmt::format("--in-place and --format split with a multi-dimensional real DFT ({}) are not built "
+                                   "yet (docs/transforms.md, \"Layouts\")", print(spec)));
+  if (io.split && reads_real(spec) && writes_real(spec))
+    throw FormulaError(fmt::format("--format split: {} has no complex side (split format is for complex data)", print(spec)));
+  if (io.split && io.in_place && (reads_real(spec) || writes_real(spec)))
+    throw FormulaError(fmt::format("--format split --in-place: {} has a real side; split real transforms are out of place "
+                                   "(as FFTW's plan_guru_split_dft_r2c / _c2r)", print(spec)));
+  if (real_in_place(spec, io)) {
+    if (spec->kind != SplKind::RealTransform)
+      throw FormulaError(fmt::format("--in-place: {} reads {} and writes {} elements of different kinds", print(spec),
+                                     spec->cols, spec->rows));
+    if (std::optional<int64_t> b = shared_real(io.batch, in, out))
+      throw FormulaError(fmt::format("--in-place: transform {} shares reals of the buffer with an earlier one (istride {} "
+                                     "idist {}, ostride {} odist {}; FFTW's in-place layout gives each transform its own "
+                                     "idist = 2 odist reals)", *b, in.stride, in.dist, out.stride, out.dist));
+  } else if (io.in_place) {
     if (spec->rows != spec->cols || reads_real(spec) != writes_real(spec))
       throw FormulaError(fmt::format("--in-place: {} reads {} and writes {} elements of different kinds or counts "
                                      "(FFTW's padded in-place r2c/c2r layout is not built yet)",
@@ -122,9 +195,11 @@ lower::IoLayout io_layout_functions(const Spl &batched, const IoLayoutOptions &i
   l.split = io.split;
   const Spl one = one_transform(batched, io);
   const Side in = input_side(one, io), out = output_side(one, io);
-  if (io.batch > 1 || io.strided()) {
+  if (io.batch > 1 || io.strided() || real_in_place(one, io)) {
     l.x = fn_layout(io.batch, in.n, in.stride, in.dist);
     l.y = fn_layout(io.batch, out.n, out.stride, out.dist);
+    l.x_packed = packed_side(io.batch, in);
+    l.y_packed = packed_side(io.batch, out);
   }
   return l;
 }
@@ -134,7 +209,12 @@ std::string describe_io_layout(const Spl &batched, const IoLayoutOptions &io) {
   auto kind = [&](bool real) { return real ? "reals" : io.split ? "split complex (re, im arrays)" : "interleaved complex"; };
   const Side in = input_side(one, io), out = output_side(one, io);
   std::string where;
-  if (io.batch > 1 || io.strided())
+  if (real_in_place(one, io))  // both views of the one buffer, each in its own units
+    where = fmt::format("{}y = xy{}, x = xy{} (j < {} out, {} in; y in {}, x in {}), ",
+                        io.batch > 1 ? fmt::format("batch {}: ", io.batch) : "", side_text("", out, io.batch > 1),
+                        side_text("", in, io.batch > 1), out.n, in.n, out.real ? "reals" : "complex numbers",
+                        in.real ? "reals" : "complex numbers");
+  else if (io.batch > 1 || io.strided())
     where = fmt::format("{}{} (j < {}{}), ", io.batch > 1 ? fmt::format("batch {}: ", io.batch) : "",
                         io.in_place ? side_text("xy", out, io.batch > 1)
                                     : side_text("y", out, io.batch > 1) + ", " + side_text("x", in, io.batch > 1),

@@ -26,12 +26,25 @@ struct IoLayoutOptions {
 
 struct GenOptions;
 
+// One side of one transform as the kernel addresses it: element j of transform b at
+// b*dist + j*stride, counted in reals on a real side and in complex numbers on a complex one.
+// Unset distances are the contiguous ones (the size times the stride); for a real transform
+// in place, FFTW's padded layout: the complex side's n/2+1 times its stride (or half the real
+// side's distance, rounded up), the real side's twice the complex side's.
+struct IoSide {
+  int64_t n = 0, stride = 1, dist = 0;
+  bool real = false;
+};
+IoSide io_input_side(const Spl &one, const IoLayoutOptions &io);
+IoSide io_output_side(const Spl &one, const IoLayoutOptions &io);
+
 // The spec as a batch, I(batch) (x) spec (the spec itself for batch 1).
 Spl batched_spec(const Spl &spec, const IoLayoutOptions &io);
 // FormulaError (one line) for a layout this spec and these options cannot have: a batch below
 // 1, a stride below 1, a negative distance, two outputs on one element, in place with another
-// output layout or a spec whose y and x differ in size, split with a real side, and the
-// combinations not built yet (threads, streamed, block layouts). `spec` is one transform.
+// output layout or a spec whose y and x differ in size (a real transform in place: transforms
+// that share a real of the buffer, or a real side not packable), split with a real side, and
+// the combinations not built yet (threads, streamed, block layouts). `spec` is one transform.
 void check_io_layout(const Spl &spec, const GenOptions &options);
 // The index functions of x and y for sigma_to_loops; `batched` is batched_spec(spec).
 lower::IoLayout io_layout_functions(const Spl &batched, const IoLayoutOptions &io);

@@ -394,6 +394,23 @@ struct Machine {
   }
 };
 
+// In place, y starts as the memory x describes: the same elements where both are complex;
+// a real transform's x and y are two views of one buffer (docs/transforms.md, "Layouts"), the
+// real one a real per element, a complex or packed one two.
+std::vector<cplx> in_place_start(const Function &f, const std::vector<cplx> &x) {
+  const Buffer &xb = f.buffers[kInputBuffer], &yb = f.buffers[kOutputBuffer];
+  if (xb.real == yb.real && !xb.packed && !yb.packed) return x;
+  std::vector<double> reals;
+  for (const cplx &v : x) {
+    reals.push_back(v.real());
+    if (!xb.real && !xb.packed) reals.push_back(v.imag());
+  }
+  std::vector<cplx> y(std::size_t(yb.size));
+  for (std::size_t i = 0; i < y.size(); ++i)
+    y[i] = yb.real ? cplx(reals.at(i), 0.0) : cplx(reals.at(2 * i), reals.at(2 * i + 1));
+  return y;
+}
+
 }  // namespace
 
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) { return interpret(f, x, -1); }
@@ -419,7 +436,7 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64
     m.buffers[kInputBuffer] = x;
   const bool packed_out = f.buffers[kOutputBuffer].packed;
   if (f.in_place)
-    m.buffers[kOutputBuffer] = x;
+    m.buffers[kOutputBuffer] = in_place_start(f, x);
   else
     m.buffers[kOutputBuffer].assign(std::size_t(f.buffers[kOutputBuffer].size), cplx(0.0));
   m.run(f.body);

@@ -59,7 +59,8 @@ constexpr std::size_t kMaxScheduledRun = 2048;
 
 class RunScheduler {
  public:
-  RunScheduler(const std::vector<Stmt> &run, int var, int width) : run_(run), var_(var), width_(width) {}
+  RunScheduler(const std::vector<Stmt> &run, int var, int width, bool views)
+      : run_(run), var_(var), width_(width), views_(views) {}
 
   std::vector<Stmt> schedule() {
     const std::size_t n = run_.size();
@@ -128,6 +129,9 @@ class RunScheduler {
       for (const Access &a : info.accesses) {
         for (auto &[i, b] : seen[a.buffer])
           if ((a.store || b->store) && may_overlap(b->index, a.index, var_, width_)) depend(i, j);
+        if (views_ && (a.buffer == kInputBuffer || a.buffer == kOutputBuffer))  // x and y: one buffer, other units
+          for (auto &[i, b] : seen[a.buffer == kInputBuffer ? kOutputBuffer : kInputBuffer])
+            if (a.store || b->store) depend(i, j);
         seen[a.buffer].emplace_back(j, &a);
       }
     }
@@ -174,6 +178,7 @@ class RunScheduler {
 
   const std::vector<Stmt> &run_;
   int var_, width_;
+  bool views_;  // an in-place real transform: x and y are two views of one buffer (docs/transforms.md)
   std::vector<Info> info_;
   std::vector<std::vector<std::size_t>> units_;  // statement indices, in original order
   std::vector<int> unit_of_;
@@ -184,6 +189,9 @@ class RunScheduler {
 // Each maximal run of assignments and stores is scheduled for the innermost enclosing loop
 // (var -1 outside every loop); loops stay where they are.
 class Scheduler : public LoopMutator {
+ public:
+  explicit Scheduler(bool views) : views_(views) {}
+
  protected:
   Stmt mutate_block(const Stmt &s) override { return schedule_block(s->body); }
   Stmt mutate_for(const Stmt &s) override {
@@ -201,7 +209,7 @@ class Scheduler : public LoopMutator {
     std::vector<Stmt> out, run;
     auto flush = [&] {
       if (run.empty()) return;
-      for (Stmt &t : RunScheduler(run, var_, width_).schedule()) out.push_back(std::move(t));
+      for (Stmt &t : RunScheduler(run, var_, width_, views_).schedule()) out.push_back(std::move(t));
       run.clear();
     };
     for (const Stmt &t : body) {
@@ -218,13 +226,14 @@ class Scheduler : public LoopMutator {
   }
 
   int var_ = -1, width_ = 1;
+  bool views_;
 };
 
 }  // namespace
 
 Function schedule_for_registers(const Function &f) {
   Function out = f;
-  out.body = Scheduler().mutate(f.body);
+  out.body = Scheduler(f.in_place).mutate(f.body);
   return out;
 }
 

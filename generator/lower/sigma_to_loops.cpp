@@ -209,6 +209,12 @@ class Codegen {
     }
   }
 
+  Stmt copy(const Access &out, const Access &in, int64_t n) {
+    return gen_block({}, nullptr, {}, out, in, n);
+  }
+
+  int temp(int64_t size) { return new_temp(size); }
+
  private:
   Function &f_;
   int next_var_;
@@ -329,6 +335,13 @@ class Codegen {
   // A real buffer (the x or y of a real transform) has no imaginary part: it reads as 0, and
   // a correct formula for the spec stores only zeros there.
   bool real(int buffer) const { return f_.buffers[std::size_t(buffer)].real; }
+
+  // Whether intermediate stages may live in this buffer: not a real one, nor a real DFT's y in
+  // split format (stages over split arrays stay scalar: in a temporary they are vectorised).
+  bool scratch(int buffer) const {
+    const Buffer &x = f_.buffers[kInputBuffer];
+    return !real(buffer) && !(f_.buffers[std::size_t(buffer)].split && (x.real || x.packed));
+  }
 
   CExpr load(const Access &a, const Idx &i) {
     Idx at = address(a, i);
@@ -553,9 +566,6 @@ class Codegen {
     return schedule(stores, f_.scalars);
   }
 
-  Stmt copy(const Access &out, const Access &in, int64_t n) {
-    return gen_block({}, nullptr, {}, out, in, n);
-  }
 
   Stmt gen_compose(std::vector<Sigma> factors, Access out, Access in) {
     while (!factors.empty() && factors.front()->kind == SigmaKind::Scatter) {
@@ -611,7 +621,7 @@ class Codegen {
       for (std::size_t i = m; i-- > 0;) stages.push_back(gen(factors[i], out, out));
       return make_block(std::move(stages));
     }
-    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn) && !real(out.buffer)) {
+    if (!aliased && middle_safe && in_place_safe(factors[0]) && contiguous(out.fn) && scratch(out.buffer)) {
       // Every intermediate lives in the output; later stages run in place. Not where the
       // output is scattered (a block of columns of X (x) I(n)): rows a power of two apart
       // fall into the same cache sets, so a block would not stay in cache between stages.
@@ -620,7 +630,7 @@ class Codegen {
       return make_block(std::move(stages));
     }
     const int64_t r = factors[m - 1]->rows;  // the same with the intermediates in a prefix of the output
-    if (!aliased && middle_safe && contiguous(out.fn) && !real(out.buffer) && m >= 2 && r < out.fn->domain &&
+    if (!aliased && middle_safe && contiguous(out.fn) && scratch(out.buffer) && m >= 2 && r < out.fn->domain &&
         r >= kGrowInPlaceMin &&
         factors[0]->cols == r && grows_in_place(factors[0], is_unrolled_kernel)) {
       Access prefix{out.buffer, compose(out.fn, fn_h(r, out.fn->domain, Affine::constant(0), 1)), out.offset};
@@ -641,7 +651,7 @@ class Codegen {
     // and one temporary where the output is contiguous and as large as every stage (less
     // memory in cache), else two temporaries.
     int64_t n = 0;
-    bool output_turns = !aliased && contiguous(out.fn) && !real(out.buffer);
+    bool output_turns = !aliased && contiguous(out.fn) && scratch(out.buffer);
     for (std::size_t i = 1; i < m; ++i) {
       n = std::max(n, factors[i]->rows);
       output_turns &= factors[i]->rows == out.fn->domain;
@@ -661,11 +671,50 @@ class Codegen {
 
 }  // namespace
 
+namespace {
+
+// A real transform in place (FFTW's r2c/c2r layout): x and y are views of one buffer of
+// `reals` reals, each in its own units (reals, or complex numbers of two reals).
+int64_t shared_reals(const Function &f) {
+  auto reals = [&](int id) {
+    const Buffer &b = f.buffers[std::size_t(id)];
+    return b.real ? b.size : 2 * b.size;
+  };
+  const int64_t r = std::max(reals(kInputBuffer), reals(kOutputBuffer));
+  return r + r % 2;
+}
+
+// One unrolled codelet per transform (a leaf, or a batch's loop over leaves): each loads all
+// its inputs before its first store (schedule(), and schedule_registers keeps the two views'
+// accesses in order), and transforms in place touch disjoint reals (driver/io_layout.h).
+bool codelet_per_transform(const Sigma &s) {
+  const Sigma &b = s->kind == SigmaKind::Sum ? s->children.front() : s;
+  std::vector<Sigma> f = b->kind == SigmaKind::Compose ? b->children : std::vector<Sigma>{b};
+  std::size_t kernels = 0;
+  for (const Sigma &x : f) {
+    if (x->kind == SigmaKind::Kernel && is_unrolled_kernel(x->source)) ++kernels;
+    else if (x->kind != SigmaKind::Scatter && x->kind != SigmaKind::Gather) return false;
+  }
+  return kernels == 1 && f.size() <= 3;
+}
+
+void view_shared(Function &f) {
+  const int64_t reals = shared_reals(f);
+  for (int id : {kInputBuffer, kOutputBuffer}) {
+    Buffer &b = f.buffers[std::size_t(id)];
+    b.size = b.real ? reals : reals / 2;
+  }
+}
+
+}  // namespace
+
 Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOptions &stream, RealIo io,
                         const IoLayout &layout) {
   const IndexFn xf = layout.x ? layout.x : fn_identity(s->cols), yf = layout.y ? layout.y : fn_identity(s->rows);
   if (xf->domain != s->cols || yf->domain != s->rows) throw std::logic_error("sigma_to_loops: layout of the wrong size");
-  if (layout.in_place && xf->range != yf->range) throw std::logic_error("sigma_to_loops: in place, x and y differ in size");
+  const bool real_in_place = layout.in_place && io.input != io.output;  // RDFT, IRDFT: sides of two kinds
+  if (layout.in_place && !real_in_place && xf->range != yf->range)
+    throw std::logic_error("sigma_to_loops: in place, x and y differ in size");
   Function f;
   f.name = name;
   f.rows = s->rows;
@@ -675,22 +724,36 @@ Function sigma_to_loops(const Sigma &s, const std::string &name, const StreamOpt
   f.buffers.push_back(Buffer{kOutputBuffer, BufferRole::Output, yf->range, "y"});
   f.buffers[kInputBuffer].real = io.input;
   f.buffers[kOutputBuffer].real = io.output;
-  f.buffers[kInputBuffer].split = f.buffers[kOutputBuffer].split = layout.split;
-  // The real DFT's packing stages become packed buffers (packed_io.h) in the natural layout only.
-  const bool natural = !layout.x && !layout.y && !layout.in_place && !layout.split;
-  const PackedIo packed = natural ? strip_packing(s, io.input, io.output) : PackedIo{s};
+  f.buffers[kInputBuffer].split = layout.split && !io.input;  // the complex sides
+  f.buffers[kOutputBuffer].split = layout.split && !io.output;
+  // The real DFT's packing stages become packed buffers (packed_io.h) where the real side's
+  // layout lets its reals be read in pairs.
+  const bool pack_in = io.input && (!layout.x || layout.x_packed), pack_out = io.output && (!layout.y || layout.y_packed);
+  const PackedIo packed = strip_packing(s, pack_in, pack_out);
   const Sigma &body = packed.body;
   auto pack = [&](int buffer, int64_t size) {  // m complex over the 2m reals
     Buffer &b = f.buffers[std::size_t(buffer)];
     b.real = false, b.packed = true, b.size = size;
   };
-  if (packed.input) pack(kInputBuffer, body->cols);
-  if (packed.output) pack(kOutputBuffer, body->rows);
-  const IndexFn bx = packed.input ? fn_identity(body->cols) : xf, by = packed.output ? fn_identity(body->rows) : yf;
+  const IndexFn bx = !packed.input ? xf : layout.x_packed ? layout.x_packed : fn_identity(body->cols);
+  const IndexFn by = !packed.output ? yf : layout.y_packed ? layout.y_packed : fn_identity(body->rows);
+  if (bx->domain != body->cols || by->domain != body->rows) throw std::logic_error("sigma_to_loops: packed layout of the wrong size");
+  if (packed.input) pack(kInputBuffer, bx->range);
+  if (packed.output) pack(kOutputBuffer, by->range);
+  if (real_in_place) view_shared(f);
   Codegen gen(f, max_sum_var(s) + 1, stream);
-  // In place, x is y: the aliasing checks of gen_compose put temporaries where stages would
-  // overwrite what they have still to read.
-  f.body = gen.gen(body, Access{kOutputBuffer, by}, Access{layout.in_place ? kOutputBuffer : kInputBuffer, bx});
+  if (real_in_place && !packed.input && !packed.output && !codelet_per_transform(body)) {
+    // x is a view of its own (reals where y is complex, or the reverse): the whole batch into a
+    // temporary, then into y, so that no store can overwrite what a later load reads.
+    Access tmp{gen.temp(body->rows), fn_identity(body->rows)};
+    f.body = make_block({gen.gen(body, tmp, Access{kInputBuffer, bx}), gen.copy(Access{kOutputBuffer, by}, tmp, body->rows)});
+    return f;
+  }
+  // In place, x is y (packed: the complex numbers of the same bytes; a codelet reads its view
+  // x): the aliasing checks of gen_compose put temporaries where stages would overwrite what
+  // they have still to read.
+  const bool through_y = layout.in_place && (!real_in_place || packed.input || packed.output);
+  f.body = gen.gen(body, Access{kOutputBuffer, by}, Access{through_y ? kOutputBuffer : kInputBuffer, bx});
   return f;
 }
 

@@ -30,9 +30,15 @@ struct RealIo {
 // Where x and y live (docs/transforms.md, "Layouts"): index functions from the logical element
 // to the position in memory (null: contiguous), folded into the first and last stages'
 // addressing; one buffer for both (in place: x is read through y); separate arrays of real
-// and imaginary parts (split: a printing matter, marked on the buffers).
+// and imaginary parts (split: a printing matter, marked on the complex buffers).
+// A real transform in place (FFTW's padded r2c/c2r layout): x and y are two views of one
+// buffer, its real side counted in reals, its complex side in complex numbers.
+// x_packed / y_packed: the layout of a real side read (written) packed, as m complex values
+// per transform of 2m reals (packed_io.h); null where the side cannot be (a stride other than
+// 1, an odd distance). In place, in complex numbers of the one buffer.
 struct IoLayout {
   IndexFn x, y;
+  IndexFn x_packed, y_packed;
   bool in_place = false, split = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -79,12 +80,12 @@ struct Side {
 template <class T>
 struct Memory {
   std::unique_ptr<AlignedBuffer<T>> xr, xi, yr, yi;
-  Memory(std::size_t in, std::size_t out, bool in_place, bool split) {
+  Memory(std::size_t in, std::size_t out, bool in_place, bool split_x, bool split_y) {
     xr = std::make_unique<AlignedBuffer<T>>(in);
-    if (split) xi = std::make_unique<AlignedBuffer<T>>(in);
+    if (split_x) xi = std::make_unique<AlignedBuffer<T>>(in);
     if (in_place) return;
     yr = std::make_unique<AlignedBuffer<T>>(out);
-    if (split) yi = std::make_unique<AlignedBuffer<T>>(out);
+    if (split_y) yi = std::make_unique<AlignedBuffer<T>>(out);
   }
   T *x(bool imag) const { return imag ? (xi ? xi->get() : nullptr) : xr->get(); }
   T *y(bool imag) const { return yr ? (imag ? (yi ? yi->get() : nullptr) : yr->get()) : x(imag); }
@@ -114,10 +115,12 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   const std::int64_t B = io.batch;
   const driver::IoLayoutOptions contiguous{B};
   auto layout_of = [&](const Implementation &impl) { return impl.contiguous ? contiguous : io; };
-  auto sides = [&](const Implementation &impl) {  // x, y
+  const Spl one = parse::parse_formula(t.spec);
+  auto sides = [&](const Implementation &impl) {  // x, y (in place: FFTW's padded layout of a real transform)
     const driver::IoLayoutOptions l = layout_of(impl);
-    return std::pair<Side, Side>{{t.in_n(), l.istride, l.idist.value_or(t.in_n() * l.istride), t.in_reals(), l.split},
-                                 {t.out_n(), l.ostride, l.odist.value_or(t.out_n() * l.ostride), t.out_reals(), l.split}};
+    const driver::IoSide in = driver::io_input_side(one, l), out = driver::io_output_side(one, l);
+    return std::pair<Side, Side>{{t.in_n(), in.stride, in.dist, t.in_reals(), l.split && !in.real},
+                                 {t.out_n(), out.stride, out.dist, t.out_reals(), l.split && !out.real}};
   };
 
   auto start = std::chrono::steady_clock::now();
@@ -143,7 +146,8 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   for (std::size_t i = 0; i < k; ++i) {
     const driver::IoLayoutOptions l = layout_of(impls[i]);
     const auto [x, y] = sides(impls[i]);
-    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x.array_reals(B), y.array_reals(B), l.in_place, l.split));
+    const std::size_t x_reals = l.in_place ? std::max(x.array_reals(B), y.array_reals(B)) : x.array_reals(B);  // one buffer
+    Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x_reals, y.array_reals(B), l.in_place, x.split, y.split));
     if (!impls[i].splgen) {
       FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real};
       plans[i] = std::make_unique<FftwLayoutPlan>(o.precision, f, t.sign, impls[i].effort, m.x(false), m.x(true),
@@ -153,7 +157,15 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
     }
     const std::string name = "splgen_bench_" + impls[i].id;
     T *xr = m.x(false), *xi = m.x(true), *yr = m.y(false), *yi = m.y(true);
-    if (l.split && l.in_place) {
+    if (x.split != y.split) {  // a real transform's complex side split: r2c NAME(yr, yi, x), c2r NAME(y, xr, xi)
+      if (y.split) {
+        auto *f = lib.symbol<void(T *, T *, const T *)>(name);
+        runs[i] = [f, xr, yr, yi](std::int64_t times) { for (std::int64_t r = 0; r < times; ++r) f(yr, yi, xr); };
+      } else {
+        auto *f = lib.symbol<void(T *, const T *, const T *)>(name);
+        runs[i] = [f, xr, xi, yr](std::int64_t times) { for (std::int64_t r = 0; r < times; ++r) f(yr, xr, xi); };
+      }
+    } else if (l.split && l.in_place) {
       auto *f = lib.symbol<void(T *, T *)>(name);
       runs[i] = [f, xr, xi](std::int64_t times) { for (std::int64_t r = 0; r < times; ++r) f(xr, xi); };
     } else if (l.split) {

@@ -28,19 +28,22 @@ std::vector<Iodim> iodims(const FftwLayout &l) {
 }
 
 // The guru64 planners of one precision.
-template <class Guru, class Split, class R2c, class C2r, class R2r>
+template <class Guru, class Split, class R2c, class C2r, class R2r, class SplitR2c, class SplitC2r>
 struct Planners {
   Guru guru;
   Split split;
   R2c r2c;
   C2r c2r;
   R2r r2r;
+  SplitR2c split_r2c;
+  SplitC2r split_c2r;
 };
 
-// Deduced from the five functions (aggregates deduce their template arguments only from C++20).
-template <class Guru, class Split, class R2c, class C2r, class R2r>
-Planners<Guru, Split, R2c, C2r, R2r> planners_of(Guru guru, Split split, R2c r2c, C2r c2r, R2r r2r) {
-  return {guru, split, r2c, c2r, r2r};
+// Deduced from the seven functions (aggregates deduce their template arguments only from C++20).
+template <class Guru, class Split, class R2c, class C2r, class R2r, class SplitR2c, class SplitC2r>
+Planners<Guru, Split, R2c, C2r, R2r, SplitR2c, SplitC2r> planners_of(Guru guru, Split split, R2c r2c, C2r c2r, R2r r2r,
+                                                                     SplitR2c split_r2c, SplitC2r split_c2r) {
+  return {guru, split, r2c, c2r, r2r, split_r2c, split_c2r};
 }
 
 template <class Plan, class Real, class Complex, class Iodim, class Kind, class P>
@@ -48,11 +51,17 @@ Plan make(const FftwLayout &l, int sign, unsigned flags, void *ri, void *ii, voi
   std::vector<Iodim> dims = iodims<Iodim>(l);
   Iodim many{std::ptrdiff_t(l.howmany), std::ptrdiff_t(l.idist), std::ptrdiff_t(l.odist)};
   const int rank = int(dims.size());
+  if (l.real == RealKind::RDFT && l.split)  // the complex side in two arrays
+    return planners.split_r2c(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ro),
+                              static_cast<Real *>(io), flags);
+  if (l.real == RealKind::IRDFT && l.split)
+    return planners.split_c2r(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ii),
+                              static_cast<Real *>(ro), flags | FFTW_PRESERVE_INPUT);
   if (l.real == RealKind::RDFT)
     return planners.r2c(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Complex *>(ro), flags);
   if (l.real == RealKind::IRDFT)
     return planners.c2r(rank, dims.data(), 1, &many, static_cast<Complex *>(ri), static_cast<Real *>(ro),
-                        flags | FFTW_PRESERVE_INPUT);
+                        ri == ro ? flags : flags | FFTW_PRESERVE_INPUT);  // in place the input is overwritten anyway
   if (l.real) {
     const Kind kind = Kind(fftw_r2r_kind_of(*l.real));
     return planners.r2r(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ro), &kind, flags);
@@ -71,21 +80,25 @@ Plan make(const FftwLayout &l, int sign, unsigned flags, void *ri, void *ii, voi
 FftwLayoutPlan::FftwLayoutPlan(Precision precision, const FftwLayout &layout, int sign, FftwEffort effort, void *re_in,
                                void *im_in, void *re_out, void *im_out)
     : precision_(precision) {
-  if (layout.split && (!im_in || !im_out)) throw std::invalid_argument("FFTW split plan: imaginary arrays missing");
-  if (layout.real && (layout.split || layout.dims.size() != 1 || !has_fftw_twin(*layout.real)))
-    throw std::invalid_argument("FFTW layout plan: a real transform is one-dimensional, interleaved, with an FFTW twin");
+  const bool split_in = layout.split && layout.real != RealKind::RDFT, split_out = layout.split && layout.real != RealKind::IRDFT;
+  if ((split_in && !im_in) || (split_out && !im_out)) throw std::invalid_argument("FFTW split plan: imaginary arrays missing");
+  if (layout.real && (layout.dims.size() != 1 || !has_fftw_twin(*layout.real) ||
+                      (layout.split && layout.real != RealKind::RDFT && layout.real != RealKind::IRDFT)))
+    throw std::invalid_argument("FFTW layout plan: a real transform is one-dimensional, with an FFTW twin, split only "
+                                "with a complex side");
   std::lock_guard<std::mutex> lock(fftw_planner_mutex());
   const unsigned flags = flags_of(effort);
   if (precision == Precision::Double)
     plan_ = make<fftw_plan, double, fftw_complex, fftw_iodim64, fftw_r2r_kind>(
         layout, sign, flags, re_in, im_in, re_out, im_out,
         planners_of(fftw_plan_guru64_dft, fftw_plan_guru64_split_dft, fftw_plan_guru64_dft_r2c, fftw_plan_guru64_dft_c2r,
-                    fftw_plan_guru64_r2r));
+                    fftw_plan_guru64_r2r, fftw_plan_guru64_split_dft_r2c, fftw_plan_guru64_split_dft_c2r));
   else
     plan_ = make<fftwf_plan, float, fftwf_complex, fftwf_iodim64, fftwf_r2r_kind>(
         layout, sign, flags, re_in, im_in, re_out, im_out,
         planners_of(fftwf_plan_guru64_dft, fftwf_plan_guru64_split_dft, fftwf_plan_guru64_dft_r2c,
-                    fftwf_plan_guru64_dft_c2r, fftwf_plan_guru64_r2r));
+                    fftwf_plan_guru64_dft_c2r, fftwf_plan_guru64_r2r, fftwf_plan_guru64_split_dft_r2c,
+                    fftwf_plan_guru64_split_dft_c2r));
   if (!plan_) throw std::runtime_error("FFTW could not plan this layout");
 }
 

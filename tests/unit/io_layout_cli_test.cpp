@@ -42,6 +42,39 @@ TEST_F(IoLayoutCliTest, InPlaceAndSplitSignatures) {
   EXPECT_TRUE(contains(r.out, "batch 2: xy[b + 3*j] (j < 8), reals, in-place")) << r.out.substr(0, 400);
 }
 
+// FFTW's padded in-place r2c / c2r layout: one buffer, the real side of each transform in
+// 2 (n/2+1) reals, read and written in place.
+TEST_F(IoLayoutCliTest, RealDftsInPlaceInFftwsPaddedLayout) {
+  ProgramResult r = splgen({"gen", "RDFT(8)", "--in-place", "--header", dir.file("r.h"), "-o", dir.file("r.cpp")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string header = test::read_text_file(dir.file("r.h"));
+  EXPECT_TRUE(contains(header, "void splgen_rdft8_inplace(double *__restrict xy);")) << header;
+  EXPECT_TRUE(contains(header, "y = xy[j], x = xy[j] (j < 5 out, 8 in; y in complex numbers, x in reals), "
+                               "y: interleaved complex, x: reals, in-place")) << header;
+  r = splgen({"gen", "IRDFT(16)", "--in-place", "--batch", "3", "--precision", "float"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 3: y = xy[18*b + j], x = xy[9*b + j] (j < 16 out, 9 in; y in reals, x in complex "
+                              "numbers)")) << r.out.substr(0, 600);
+  EXPECT_TRUE(contains(r.out, "void splgen_irdft16f_b3_inplace(float *__restrict xy)")) << r.out.substr(0, 600);
+}
+
+// FFTW's split r2c / c2r: the complex side in two arrays, the real side one.
+TEST_F(IoLayoutCliTest, RealDftsInSplitFormat) {
+  ProgramResult r = splgen({"gen", "RDFT(16)", "--format", "split", "--header", dir.file("s.h"), "-o", dir.file("s.cpp")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string header = test::read_text_file(dir.file("s.h"));
+  EXPECT_TRUE(contains(header, "void splgen_rdft16_split(double *__restrict yr, double *__restrict yi, const double "
+                               "*__restrict x);")) << header;
+  EXPECT_TRUE(contains(header, "y: split complex (re, im arrays), x: reals, out-of-place")) << header;
+  r = splgen({"gen", "IRDFT(9)", "--format", "split", "--batch", "2", "--isa", "avx2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "splgen_irdft9_b2_split(double *__restrict y, const double *__restrict xr, const double "
+                              "*__restrict xi)")) << r.out.substr(0, 800);
+  EXPECT_TRUE(contains(r.out, "y: reals, x: split complex (re, im arrays), out-of-place")) << r.out.substr(0, 800);
+}
+
+// bench with a layout (complex and real kinds)
+
 // bench with a layout (complex and real kinds): the kernel, the contiguous kernel and FFTW's
 // guru plans of both, each
 // checked against fftwl (the error column) before it is timed.
@@ -49,7 +82,9 @@ TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
   for (std::vector<std::string> layout : {std::vector<std::string>{"--batch", "4", "--ostride", "4", "--odist", "1"},
                                           {"--in-place", "--batch", "3"}, {"--format", "split"},
                                           {"--format", "split", "--in-place", "--inverse"}, {"RDFT(12)", "--batch", "3", "--ostride", "2"},
-                                          {"IRDFT(13)", "--batch", "2", "--istride", "3"}, {"DCT2(12)", "--batch", "2", "--in-place"}}) {
+                                          {"IRDFT(13)", "--batch", "2", "--istride", "3"}, {"DCT2(12)", "--batch", "2", "--in-place"},
+                                          {"RDFT(12)", "--batch", "2", "--in-place"}, {"IRDFT(12)", "--in-place"},
+                                          {"RDFT(12)", "--format", "split", "--batch", "2"}, {"IRDFT(11)", "--format", "split"}}) {
     const bool real = layout.front().find('(') != std::string::npos;  // a real spec first
     std::vector<std::string> args = {"bench", real ? layout.front() : "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
                                      "--json", dir.file("b.json")};
@@ -78,9 +113,13 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--batch", "2", "--idist", "-8"}, "distances must not be negative");
   expect_error({"gen", "DFT(8)", "--batch", "2", "--odist", "4"}, "two outputs of the 2 x 8 elements fall on one element");
   expect_error({"gen", "DFT(8)", "--batch", "3", "--ostride", "2", "--odist", "1"}, "fall on one element");
-  expect_error({"gen", "RDFT(8)", "--in-place"}, "--in-place: RDFT(8) reads 8 and writes 5");
+  expect_error({"gen", "RDFT(8)", "--in-place", "--batch", "2", "--idist", "9"},
+               "--in-place: transform 1 shares reals of the buffer with an earlier one");
   expect_error({"gen", "DFT(8)", "--in-place", "--istride", "2"}, "--in-place: input and output layouts must be the same");
-  expect_error({"gen", "RDFT(8)", "--format", "split"}, "--format split: the spec has a real side");
+  expect_error({"gen", "DCT2(8)", "--format", "split"}, "--format split: DCT2(8) has no complex side");
+  expect_error({"gen", "RDFT(4 x 6)", "--in-place"}, "with a multi-dimensional real DFT (RDFT(4 x 6)) are not built yet");
+  expect_error({"gen", "IRDFT(4 x 6)", "--format", "split"}, "are not built yet");
+  expect_error({"gen", "RDFT(8)", "--format", "split", "--in-place"}, "--format split --in-place: RDFT(8) has a real side");
   expect_error({"gen", "DFT(8)", "--format", "planar"}, "--format");
   expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, ranks, a target other than cpp, streamed loops, tags or block layouts are not built yet");
   expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");

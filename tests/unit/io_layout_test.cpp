@@ -3,7 +3,10 @@
 // in-place kernels run by the interpreter against the long-double DFT of every transform.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cfloat>
+#include <optional>
 #include <random>
 
 #include "generator/driver/io_layout.h"
@@ -14,6 +17,9 @@
 #include "generator/lower/vectorise_batch.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/ir/index_fn.h"
+#include "generator/ir/real_kind.h"
+#include "generator/parse/formula_parser.h"
+#include "tests/support/real_reference.h"
 #include "tests/support/reference.h"
 
 namespace splgen {
@@ -104,6 +110,81 @@ TEST(IoLayout, InPlaceProgramsReadBeforeTheyWrite) {
     expect_layout_program(spec, n, io);
   io.istride = io.ostride = 3, io.idist = io.odist = 1;  // interleaved batches, in place
   expect_layout_program("DFT(64)", 64, io);
+}
+
+// A real DFT's loop program with the layout (in place: the two views of one buffer),
+// interpreted on a memory image of reals, against the long-double definition of each
+// transform; `packed`: whether its real side must be read (written) as complex pairs.
+void expect_real_layout_program(RealKind kind, int64_t n, const driver::IoLayoutOptions &io, std::optional<bool> packed) {
+  const std::string spec = fmt::format("{}({})", real_kind_name(kind), n);
+  SCOPED_TRACE(fmt::format("{} batch {} istride {} ostride {}{}", spec, io.batch, io.istride, io.ostride, io.in_place ? " in place" : ""));
+  driver::GenOptions o;
+  o.io = io;
+  driver::Compilation c = driver::start(spec, o);
+  driver::run_until(c, driver::Stage::Loops);
+  const Function &f = c.program.loops;
+  const Buffer &xb = f.buffers[kInputBuffer], &yb = f.buffers[kOutputBuffer];
+  if (packed) EXPECT_EQ((kind == RealKind::RDFT ? xb : yb).packed, *packed);  // unset: a leaf codelet, no packing stage
+  const Spl one = parse::parse_formula(spec);
+  const driver::IoSide in = driver::io_input_side(one, io), out = driver::io_output_side(one, io);
+  auto reals_of = [](const Buffer &b) { return b.real || b.packed ? (b.packed ? 2 : 1) * b.size : 2 * b.size; };
+  std::vector<double> mem(std::size_t(reals_of(xb)));
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double &v : mem) v = u(rng);
+  std::vector<cplx> x;
+  for (std::size_t i = 0; i < mem.size(); i += xb.real || xb.packed ? 1 : 2)
+    x.push_back(xb.real || xb.packed ? cplx(mem[i], 0.0) : cplx(mem[i], mem[i + 1]));
+  std::vector<double> y;
+  for (const cplx &v : interpret(f, x)) {
+    y.push_back(v.real());
+    if (!yb.real && !yb.packed) y.push_back(v.imag());  // a packed y comes back as its reals
+  }
+  std::vector<bool> written(y.size(), false);
+  for (int64_t b = 0; b < io.batch; ++b) {
+    std::vector<long double> one_in;
+    for (int64_t j = 0; j < in.n; ++j)
+      for (int64_t p = 0; p < (in.real ? 1 : 2); ++p) one_in.push_back(mem[std::size_t((in.real ? 1 : 2) * (b * in.dist + j * in.stride) + p)]);
+    if (!in.real) one_in[1] = 0, one_in[std::size_t(2 * (in.n - 1) + 1)] = n % 2 ? one_in[std::size_t(2 * (in.n - 1) + 1)] : 0;
+    const std::vector<long double> want = test::real_reference(kind, n, one_in);
+    for (int64_t k = 0; k < out.n; ++k)
+      for (int64_t p = 0; p < (out.real ? 1 : 2); ++p) {
+        const std::size_t at = std::size_t((out.real ? 1 : 2) * (b * out.dist + k * out.stride) + p);
+        written.at(at) = true;
+        EXPECT_NEAR(y[at], double(want[std::size_t((out.real ? 1 : 2) * k + p)]), 1e-11) << "b " << b << " k " << k;
+      }
+  }
+  if (io.in_place)  // the reals no output covers keep what was there
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (!written[i]) EXPECT_EQ(y[i], mem[i]) << "real " << i;
+}
+
+TEST(IoLayout, RealDftsReadTheirRealsPackedInBatches) {
+  driver::IoLayoutOptions io;
+  io.batch = 3;
+  for (RealKind kind : {RealKind::RDFT, RealKind::IRDFT}) {
+    expect_real_layout_program(kind, 16, io, std::nullopt);  // a contiguous batch (16: maybe a leaf codelet)
+    expect_real_layout_program(kind, 64, io, true);
+    expect_real_layout_program(kind, 9, io, false);  // odd: no packing
+  }
+  io.istride = 2;  // r2c: a strided real side is read real by real
+  expect_real_layout_program(RealKind::RDFT, 64, io, false);
+  expect_real_layout_program(RealKind::IRDFT, 64, io, true);  // c2r: its real side is y
+}
+
+TEST(IoLayout, RealDftsInPlaceInFftwsPaddedLayout) {
+  driver::IoLayoutOptions io;
+  io.in_place = true;
+  for (RealKind kind : {RealKind::RDFT, RealKind::IRDFT})
+    for (int64_t batch : {1, 3}) {
+      io.batch = batch, io.istride = io.ostride = 1;
+      for (int64_t n : {2, 8, 12}) expect_real_layout_program(kind, n, io, std::nullopt);
+      expect_real_layout_program(kind, 64, io, true);
+      expect_real_layout_program(kind, 7, io, false);
+      (kind == RealKind::RDFT ? io.istride : io.ostride) = 2;  // the real side strided: a view of its own
+      expect_real_layout_program(kind, 16, io, false);
+      expect_real_layout_program(kind, 64, io, false);
+    }
 }
 
 TEST(IoLayout, HeaderCommentStatesTheLayout) {
