@@ -336,9 +336,7 @@ int run_verify(const Options &o) {
 
   bool ok = true;
   Matrix dense = to_dense(formula);
-  Matrix reference = real_spec ? probe_matrix(formula->rows, formula->cols,
-                                              [&](const std::vector<cplx> &x) { return apply_spl(formula, x); })
-                               : to_dense(against);
+  Matrix reference = real_spec ? apply_dense(formula) : to_dense(against);
   ok &= verify_line(formula_text, against_text, dense, reference);
 
   // The lowering of the formula must mean the same: Sigma-SPL after loop merging, and the loop IR.

@@ -304,4 +304,8 @@ class Evaluator {
 
 std::vector<cplx> apply_spl(const Spl &f, const std::vector<cplx> &x) { return Evaluator().run(f, x); }
 
+Matrix apply_dense(const Spl &f) {
+  return probe_matrix(f->rows, f->cols, [&](const std::vector<cplx> &x) { return apply_spl(f, x); });
+}
+
 }  // namespace splgen

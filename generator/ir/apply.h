@@ -6,6 +6,7 @@
 #pragma once
 #include <vector>
 
+#include "generator/ir/dense.h"
 #include "generator/ir/spl.h"
 
 namespace splgen {
@@ -13,5 +14,9 @@ namespace splgen {
 // to_dense(f) * x (widely linear: the real transforms through a DFT, docs/transforms.md),
 // computed in double; FormulaError when x.size() != f->cols.
 std::vector<cplx> apply_spl(const Spl &f, const std::vector<cplx> &x);
+
+// The widely linear matrix of f computed by apply_spl on unit vectors (probe_matrix): its
+// meaning a second way, independent of to_dense (splgen verify, the real transforms' tests).
+Matrix apply_dense(const Spl &f);
 
 }  // namespace splgen

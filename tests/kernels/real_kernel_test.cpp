@@ -46,14 +46,6 @@ std::vector<double> random_input(const RealSpec &k) {
   return x;
 }
 
-double relative_rms(const std::vector<double> &got, const std::vector<long double> &want) {
-  long double num = 0, den = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    long double d = (long double)got[i] - want[i];
-    num += d * d, den += want[i] * want[i];
-  }
-  return double(den == 0 ? std::sqrt(num) : std::sqrt(num / den));
-}
 
 void check_kernel(const test::SharedObject &lib, const RealSpec &k, std::size_t x_offset, std::size_t y_offset) {
   SCOPED_TRACE(fmt::format("{} {} (x at 64k+{}, y at 64k+{} bytes)", k.text(), isa_name(k.isa), x_offset, y_offset));
@@ -70,13 +62,13 @@ void check_kernel(const test::SharedObject &lib, const RealSpec &k, std::size_t 
   std::vector<long double> exact_in(input.begin(), input.end());
   double tolerance = 5 * DBL_EPSILON * std::max(1.0, std::log2(double(k.n))) * (k.n > 32 ? std::sqrt(double(k.n) / 32) : 1);
   bool large = k.n > 4096 && k.kind != RealKind::WHT;  // fftwl is the reference there
-  double error = relative_rms(output, large ? test::fftwl_real_dft(k.kind, k.n, exact_in)
+  double error = test::relative_rms(output, large ? measure::fftwl_real(k.kind, {int(k.n)}, exact_in)
                                             : test::real_reference(k.kind, k.n, exact_in));
   EXPECT_LE(error, tolerance) << "relative RMS error against the long-double reference";
   worst_error_in_eps = std::max(worst_error_in_eps, error / DBL_EPSILON);
   if (k.kind != RealKind::WHT) {
-    std::vector<double> fftw = test::fftw_real(k.kind, k.n, input);
-    EXPECT_LE(relative_rms(output, std::vector<long double>(fftw.begin(), fftw.end())), 2 * tolerance)
+    std::vector<double> fftw = test::fftw_real(k.kind, {int(k.n)}, input);
+    EXPECT_LE(test::relative_rms(output, std::vector<long double>(fftw.begin(), fftw.end())), 2 * tolerance)
         << "relative RMS error against FFTW3";
   }
   std::vector<double> first = output;  // a pure function: the same bits again

@@ -131,33 +131,6 @@ std::vector<double> random_input(const NdSpec &s) {
   return x;
 }
 
-// FFTW3's rank-d plan in double (c2r scribbles on its input: x is a copy).
-std::vector<double> fftw_nd(const NdSpec &s, std::vector<double> x) {
-  std::vector<double> y(s.out_reals());
-  const int rank = int(s.dims.size());
-  fftw_plan p;
-  if (s.kind == RealKind::RDFT)
-    p = fftw_plan_dft_r2c(rank, s.dims.data(), x.data(), reinterpret_cast<fftw_complex *>(y.data()), FFTW_ESTIMATE);
-  else if (s.kind == RealKind::IRDFT)
-    p = fftw_plan_dft_c2r(rank, s.dims.data(), reinterpret_cast<fftw_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
-  else {
-    std::vector<fftw_r2r_kind> kinds(s.dims.size(), static_cast<fftw_r2r_kind>(measure::fftw_r2r_kind_of(s.kind)));
-    p = fftw_plan_r2r(rank, s.dims.data(), x.data(), y.data(), kinds.data(), FFTW_ESTIMATE);
-  }
-  fftw_execute(p);
-  fftw_destroy_plan(p);
-  return y;
-}
-
-double relative_rms(const std::vector<double> &got, const std::vector<long double> &want) {
-  long double num = 0, den = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    long double d = (long double)got[i] - want[i];
-    num += d * d, den += want[i] * want[i];
-  }
-  return double(den == 0 ? std::sqrt(num) : std::sqrt(num / den));
-}
-
 void check_transform(const NdSpec &s, const std::vector<double> &input, const std::vector<double> &output);
 
 // Each transform of the batch against the references, on its slice of x and y.
@@ -193,11 +166,11 @@ void check_transform(const NdSpec &s, const std::vector<double> &input, const st
   const double tolerance = 5 * DBL_EPSILON * std::max(1.0, std::log2(n)) * (n > 32 ? std::sqrt(n / 32) : 1);
   std::vector<long double> exact_in(input.begin(), input.end());
   const bool large = s.points() > 4096 && s.kind != RealKind::WHT;  // fftwl is the reference there
-  EXPECT_LE(relative_rms(output, large ? measure::fftwl_real(s.kind, s.dims, exact_in) : reference(s, exact_in)), tolerance)
+  EXPECT_LE(test::relative_rms(output, large ? measure::fftwl_real(s.kind, s.dims, exact_in) : reference(s, exact_in)), tolerance)
       << "relative RMS error against the long-double reference";
   if (s.kind != RealKind::WHT) {
-    std::vector<double> fftw = fftw_nd(s, input);
-    EXPECT_LE(relative_rms(output, std::vector<long double>(fftw.begin(), fftw.end())), 2 * tolerance)
+    std::vector<double> fftw = test::fftw_real(s.kind, s.dims, input);
+    EXPECT_LE(test::relative_rms(output, std::vector<long double>(fftw.begin(), fftw.end())), 2 * tolerance)
         << "relative RMS error against FFTW3";
   }
 }

@@ -15,6 +15,24 @@
 
 namespace splgen::test {
 
+// Every kind, in the order of ir/real_kind.h's table.
+inline std::vector<RealKind> all_real_kinds() {
+  std::vector<RealKind> kinds;
+  for (const RealKindInfo &info : kRealKinds) kinds.push_back(info.kind);
+  return kinds;
+}
+
+// The relative RMS difference of a kernel's output from a long-double reference (the
+// absolute one where the reference is 0).
+inline double relative_rms(const std::vector<double> &got, const std::vector<long double> &want) {
+  long double num = 0, den = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    long double d = (long double)got[i] - want[i];
+    num += d * d, den += want[i] * want[i];
+  }
+  return double(den == 0 ? std::sqrt(num) : std::sqrt(num / den));
+}
+
 // cos and sin of 2 pi e / N in long double, e reduced mod N first.
 inline long double cos_turn(int64_t e, int64_t N) {
   e %= N;
@@ -75,34 +93,21 @@ inline std::vector<long double> real_reference(RealKind kind, int64_t n, const s
   return y;
 }
 
-// Any kind but WHT by FFTW's long-double plans: the reference where the O(n^2) sum is too slow.
-inline std::vector<long double> fftwl_real_dft(RealKind kind, int64_t n, std::vector<long double> x) {
-  std::vector<long double> y(std::size_t(kind == RealKind::RDFT ? 2 * (n / 2 + 1) : n));
-  fftwl_plan p;
-  if (kind == RealKind::RDFT)
-    p = fftwl_plan_dft_r2c_1d(int(n), x.data(), reinterpret_cast<fftwl_complex *>(y.data()), FFTW_ESTIMATE);
-  else if (kind == RealKind::IRDFT)
-    p = fftwl_plan_dft_c2r_1d(int(n), reinterpret_cast<fftwl_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
-  else
-    p = fftwl_plan_r2r_1d(int(n), x.data(), y.data(), static_cast<fftwl_r2r_kind>(measure::fftw_r2r_kind_of(kind)),
-                          FFTW_ESTIMATE);
-  fftwl_execute(p);
-  fftwl_destroy_plan(p);
-  return y;
-}
-
-
-// FFTW3's plan for the transform (double). WHT has none: the caller does not ask.
-inline std::vector<double> fftw_real(RealKind kind, int64_t n, std::vector<double> x) {
-  int nn = int(n);
-  std::vector<double> y(std::size_t(kind == RealKind::RDFT ? 2 * (n / 2 + 1) : n));
+// FFTW3's rank-d plan for the transform in double (c2r scribbles on its input: x is a copy;
+// the long-double reference where an O(n^2) sum is too slow is measure::fftwl_real). WHT has
+// none: the caller does not ask.
+inline std::vector<double> fftw_real(RealKind kind, const std::vector<int> &dims, std::vector<double> x) {
+  std::vector<double> y(std::size_t(measure::real_kind_out_reals(kind, dims)));
+  const int rank = int(dims.size());
   fftw_plan p;
   if (kind == RealKind::RDFT)
-    p = fftw_plan_dft_r2c_1d(nn, x.data(), reinterpret_cast<fftw_complex *>(y.data()), FFTW_ESTIMATE);
-  else if (kind == RealKind::IRDFT)  // c2r overwrites its input: x is a copy
-    p = fftw_plan_dft_c2r_1d(nn, reinterpret_cast<fftw_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
-  else
-    p = fftw_plan_r2r_1d(nn, x.data(), y.data(), static_cast<fftw_r2r_kind>(measure::fftw_r2r_kind_of(kind)), FFTW_ESTIMATE);
+    p = fftw_plan_dft_r2c(rank, dims.data(), x.data(), reinterpret_cast<fftw_complex *>(y.data()), FFTW_ESTIMATE);
+  else if (kind == RealKind::IRDFT)
+    p = fftw_plan_dft_c2r(rank, dims.data(), reinterpret_cast<fftw_complex *>(x.data()), y.data(), FFTW_ESTIMATE);
+  else {
+    std::vector<fftw_r2r_kind> kinds(dims.size(), static_cast<fftw_r2r_kind>(measure::fftw_r2r_kind_of(kind)));
+    p = fftw_plan_r2r(rank, dims.data(), x.data(), y.data(), kinds.data(), FFTW_ESTIMATE);
+  }
   fftw_execute(p);
   fftw_destroy_plan(p);
   return y;

@@ -10,17 +10,12 @@
 #include "generator/ir/dense.h"
 #include "generator/ir/print.h"
 #include "generator/parse/formula_parser.h"
+#include "tests/support/real_reference.h"
 
 namespace splgen {
 namespace {
 
 constexpr double kTol = 1e-9;
-const RealKind kAll[] = {RealKind::RDFT, RealKind::IRDFT, RealKind::WHT,  RealKind::DCT2, RealKind::DCT3,
-                         RealKind::DCT4, RealKind::DST2,  RealKind::DST3, RealKind::DST4};
-
-Matrix by_apply(const Spl &f) {
-  return probe_matrix(f->rows, f->cols, [&](const std::vector<cplx> &x) { return apply_spl(f, x); });
-}
 
 std::string error_of(const std::string &text) {
   try {
@@ -54,13 +49,13 @@ TEST(RealNd, ShapesAndNames) {
 
 TEST(RealNd, DenseMeaningMatchesRowColumnEvaluation) {
   const std::vector<std::vector<int64_t>> shapes = {{2, 3}, {3, 2}, {4, 5}, {5, 4}, {3, 2, 4}, {2, 3, 3}, {4, 1}, {1, 3, 2}};
-  for (RealKind kind : kAll)
+  for (const RealKind kind : test::all_real_kinds())
     for (const std::vector<int64_t> &dims : shapes) {
       bool pow2 = true;
       for (int64_t d : dims) pow2 = pow2 && (d & (d - 1)) == 0;
       if (kind == RealKind::WHT && !pow2) continue;
       Spl f = make_real_transform_nd(kind, dims);
-      EXPECT_LT(max_abs_difference(to_dense(f), by_apply(f)), kTol) << print(f);
+      EXPECT_LT(max_abs_difference(to_dense(f), apply_dense(f)), kTol) << print(f);
     }
 }
 

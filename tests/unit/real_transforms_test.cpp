@@ -14,29 +14,24 @@
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
 #include "generator/parse/formula_parser.h"
+#include "tests/support/real_reference.h"
 #include "generator/rewrite/functions.h"
 
 namespace splgen {
 namespace {
 
 constexpr double kTol = 1e-9;
-const RealKind kAll[] = {RealKind::RDFT, RealKind::IRDFT, RealKind::WHT,  RealKind::DCT2, RealKind::DCT3,
-                         RealKind::DCT4, RealKind::DST2,  RealKind::DST3, RealKind::DST4};
-
-Matrix by_apply(const Spl &f) {
-  return probe_matrix(f->rows, f->cols, [&](const std::vector<cplx> &x) { return apply_spl(f, x); });
-}
 
 Spl call(const std::string &name, std::vector<int64_t> args) { return rewrite::find_rule_function(name)->make(args); }
 
 TEST(RealTransforms, DenseMeaningMatchesTheDefinitionViaTheDft) {
-  for (RealKind kind : kAll)
+  for (const RealKind kind : test::all_real_kinds())
     for (int64_t n = 1; n <= 17; ++n) {
       if (kind == RealKind::WHT && (n & (n - 1)) != 0) continue;
       Spl f = make_real_transform(kind, n);
       Matrix m = to_dense(f);
       EXPECT_FALSE(m.linear()) << print(f);  // reads Re(x) or writes Re(y)
-      EXPECT_LT(max_abs_difference(m, by_apply(f)), kTol) << print(f);
+      EXPECT_LT(max_abs_difference(m, apply_dense(f)), kTol) << print(f);
     }
 }
 
@@ -170,7 +165,7 @@ TEST(RealTransforms, AffineThroughTable) {
 // Real buffers: loads of the imaginary part fold to 0, the imaginary part is never stored,
 // and the loop code still means the transform.
 TEST(RealTransforms, LoopCodeWithRealBuffers) {
-  for (RealKind kind : kAll)
+  for (const RealKind kind : test::all_real_kinds())
     for (int64_t n : {1, 2, 3, 8, 40}) {
       if (kind == RealKind::WHT && (n & (n - 1)) != 0) continue;
       Spl f = make_real_transform(kind, n);
