@@ -211,7 +211,7 @@ struct Printer {
     const std::string group = k.groups.empty() ? "" : "group";
     const int64_t groups = k.group_count();
     if (!group.empty()) {
-      out += fmt::format("  const {} group = blockIdx.x * {} + threadIdx.y;\n", index, gpb);
+      out += fmt::format("  const {} group = blockIdx.x * {} + threadIdx.y;\n  (void)group;\n", index, gpb);
       std::set<int> used;
       for (const GpuStage &s : k.stages)
         if (!s.cooperative)

@@ -359,37 +359,38 @@ int add_shared_copy(Function &f, int64_t size, const std::string &name) {
 }
 
 // x (y) through shared memory where a stage reads (writes) it in fewer lanes than a warp.
+// x (y) through shared memory where a stage reads (writes) it in fewer lanes than a warp, and y
+// wherever a stage reads it back (an intermediate vector: in shared memory it costs no global
+// round trip). y an earlier kernel wrote is copied in first.
 std::vector<int> stage_through_shared(Function &f, const LoopVar &g, std::vector<GpuStage> &stages, int64_t &shared_elements,
-                                      int64_t shared_limit) {
+                                      int64_t shared_limit, bool y_written_before) {
   std::vector<int> added;
   int var = next_var_id(f);
   for (int global : {kInputBuffer, kOutputBuffer}) {
     const int64_t size = f.buffers[std::size_t(global)].size / g.extent;
-    if (size * g.extent != f.buffers[std::size_t(global)].size || !narrow_access(stages, global) ||
-        (global == kOutputBuffer && loads_from(stages, global)) ||  // y is staged out only: it must not be read
+    const bool read_back = global == kOutputBuffer && loads_from(stages, global);
+    if (size * g.extent != f.buffers[std::size_t(global)].size || !(narrow_access(stages, global) || read_back) ||
         !contiguous_per_group(stages, global, g, size) || shared_elements + size > shared_limit)
       continue;
     const int local = add_shared_copy(f, size, global == kInputBuffer ? "xs" : "ys");
     Restage restage(global, local, g.id);
     for (GpuStage &s : stages) s.body = restage.mutate(s.body);
-    if (global == kInputBuffer)
+    if (global == kInputBuffer || (read_back && y_written_before))
       stages.insert(stages.begin(), copy_stage(global, local, size, g, var++, true));
-    else
-      stages.push_back(copy_stage(local, global, size, g, var++, false));
+    if (global == kOutputBuffer) stages.push_back(copy_stage(local, global, size, g, var++, false));
     shared_elements += size;
     added.push_back(local);
   }
   return added;
 }
 
-
 GpuKernel fused_kernel(Function &f, const std::vector<LoopVar> &groups, std::vector<GpuStage> stages,
-                       const std::vector<int> &shared_temps, const GpuKnobs &knobs) {
+                       const std::vector<int> &shared_temps, const GpuKnobs &knobs, bool y_written_before) {
   const int64_t element_bytes = 2 * knobs.real_bytes, limit = knobs.shared_bytes / element_bytes;
   int64_t shared = 0;
   for (int id : shared_temps) shared += f.buffers[std::size_t(id)].size;
   std::vector<int> staged;
-  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit);
+  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, y_written_before);
   for (GpuStage &s : stages)
     if (!s.cooperative) s.lanes = coalescing_order(s.lanes, s.body, f, false);
   GpuKernel k;
@@ -426,7 +427,7 @@ struct Planner {
     std::vector<GpuStage> stages = split_stages(stmts);
     rematerialise_scalars(stages);
     if (shareable && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {
-      p.kernels.push_back(fused_kernel(p.function, groups, std::move(stages), local, knobs));
+      p.kernels.push_back(fused_kernel(p.function, groups, std::move(stages), local, knobs, y_written()));
       return;
     }
     for (int id : local) privatise(id, groups, stmts, stages);
@@ -439,6 +440,13 @@ struct Planner {
       if (nested) plan(vars, inner);
       else p.kernels.push_back(grid_kernel(p.function, vars, s.body, knobs));
     }
+  }
+
+  bool y_written() const {
+    for (const GpuKernel &k : p.kernels)
+      for (const GpuStage &s : k.stages)
+        if (written(s.body).count(kOutputBuffer)) return true;
+    return false;
   }
 
   // A slice of temp `id` for each iteration of the group variables its indices do not use

@@ -92,14 +92,15 @@ TEST(CudaKernels, LargeOneDimensionalRunsInTheInterpreter) {
   check_meaning({"DFT(1048576)"});
 }
 
-// The GPU form's structure: a small batch is one kernel holding its groups' temporaries in
-// shared memory; a large DFT splits into kernels with its temporaries in global memory.
+// The GPU form's structure: a small batch is one kernel holding its groups' temporaries and its
+// intermediate vectors in shared memory; a large DFT splits into kernels with its temporaries in global memory.
 TEST(CudaKernels, SmallBatchesAreOneKernelAndLargeSizesSeveral) {
   const GpuProgram small = *generate({"DFT(1024)", 1000}).program.gpu;
   ASSERT_EQ(small.kernels.size(), 1u);
   EXPECT_TRUE(small.scratch.empty());
   EXPECT_EQ(small.kernels[0].group_count(), 1000);
-  EXPECT_EQ(small.kernels[0].stages.size(), 2u);
+  ASSERT_EQ(small.kernels[0].stages.size(), 3u);  // two passes over the intermediate vector in shared memory, a copy out
+  EXPECT_TRUE(small.kernels[0].stages.back().cooperative);
   const GpuProgram tiny = *generate({"DFT(16)", 1000}).program.gpu;  // one lane per group: copies through shared memory
   ASSERT_EQ(tiny.kernels.size(), 1u);
   EXPECT_TRUE(tiny.kernels[0].stages.front().cooperative);
