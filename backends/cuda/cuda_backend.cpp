@@ -329,8 +329,10 @@ struct Printer {
     if (bytes > 48 * 1024)  // beyond the default a block must ask for it
       out += fmt::format("  if ((err = cudaFuncSetAttribute({}_k{}, cudaFuncAttributeMaxDynamicSharedMemorySize, {})) != cudaSuccess) goto done;\n",
                          f.name, number, bytes);
+    // a grid-stride kernel's groups are threadIdx.x; a fused kernel's are threadIdx.y, its lanes x
+    const int64_t dim_x = grid ? k.groups_per_block : k.threads_per_group, dim_y = grid ? 1 : k.groups_per_block;
     return out + fmt::format("  {}_k{}<<<{}, dim3({}, {}), {}, stream>>>({});\n  if ((err = cudaGetLastError()) != cudaSuccess) goto done;\n",
-                             f.name, number, grid_blocks, k.threads_per_group, k.groups_per_block, bytes, args);
+                             f.name, number, grid_blocks, dim_x, dim_y, bytes, args);
   }
 
   std::string host() const {

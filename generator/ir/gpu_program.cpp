@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "generator/ir/loop_visitor.h"
 
 namespace splgen {
@@ -44,6 +46,15 @@ Stmt sequential_body(const GpuKernel &k, bool reversed) {
 std::vector<cplx> interpret(const GpuProgram &p, const std::vector<cplx> &x, bool reversed) {
   Function f = p.function;
   std::vector<Stmt> kernels;
+  // y and the temporaries start as NaN, as GPU memory holds whatever was there: a read before
+  // a write shows in the result.
+  for (const Buffer &b : f.buffers)
+    if (b.role == BufferRole::Temp || b.role == BufferRole::Output) {
+      LoopVar i{1 << 28, b.size};
+      const Expr nan = e_const(std::numeric_limits<double>::quiet_NaN());
+      kernels.push_back(make_for(i, make_block({make_store(b.id, idx_affine(Affine::var(i)), 0, nan),
+                                                make_store(b.id, idx_affine(Affine::var(i)), 1, nan)})));
+    }
   for (const GpuKernel &k : p.kernels) kernels.push_back(sequential_body(k, reversed));
   f.body = make_block(kernels);
   return interpret(f, x);

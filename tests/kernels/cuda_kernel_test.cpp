@@ -90,6 +90,7 @@ TEST(CudaKernels, InverseAndMultiDimensionalRunInTheInterpreter) {
 TEST(CudaKernels, LargeOneDimensionalRunsInTheInterpreter) {
   check_meaning({"DFT(262144)"});
   check_meaning({"DFT(1048576)"});
+  check_meaning({"DFT(1048576)", 2, false, Precision::Float});
 }
 
 // The GPU form's structure: a small batch is one kernel holding its groups' temporaries and its
@@ -108,6 +109,40 @@ TEST(CudaKernels, SmallBatchesAreOneKernelAndLargeSizesSeveral) {
   const GpuProgram large = *generate({"DFT(1048576)"}).program.gpu;
   EXPECT_GT(large.kernels.size(), 1u);
   EXPECT_FALSE(large.scratch.empty());
+}
+
+// The checker itself: a program that skips a kernel reads y and temporaries never written,
+// which start as NaN in the interpreter (as GPU memory holds leftovers), and fails.
+TEST(CudaKernels, AMissingKernelShowsInTheInterpreter) {
+  GpuProgram p = *generate({"DFT(65536)"}).program.gpu;
+  ASSERT_GT(p.kernels.size(), 1u);
+  p.kernels.erase(p.kernels.begin());
+  std::vector<cplx> x(65536, cplx(1.0, 0.5));
+  const std::vector<cplx> y = interpret(p, x);
+  EXPECT_TRUE(std::any_of(y.begin(), y.end(), [](const cplx &v) { return std::isnan(v.real()); }));
+}
+
+// Launch geometry, which the interpreter does not see: a grid-stride kernel's threads are
+// threadIdx.x (blockDim.x = its block), a fused kernel's lanes x and groups y; the launch
+// bounds are the block's threads.
+TEST(CudaKernels, LaunchesMatchTheThreadIndices) {
+  for (const Case &c : {Case{"DFT(1048576)"}, Case{"DFT(64)", 100}, Case{"DFT(65536)", 2, false, Precision::Float}}) {
+    const driver::Compilation comp = generate(c);
+    const GpuProgram &p = *comp.program.gpu;
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+      const GpuKernel &k = p.kernels[i];
+      const bool grid = k.stages.size() == 1 && k.threads_per_group == 1 && k.shared.empty() && k.stages[0].lanes.empty();
+      const std::string launch = fmt::format("_k{}<<<", i), dims = grid ? fmt::format("dim3({}, 1)", k.groups_per_block)
+                                                                             : fmt::format("dim3({}, {})", k.threads_per_group, k.groups_per_block);
+      const std::size_t at = comp.source.find(launch);
+      ASSERT_NE(at, std::string::npos) << c.spec;
+      EXPECT_EQ(comp.source.substr(at, comp.source.find('\n', at) - at).find(dims) != std::string::npos, true)
+          << c.spec << " kernel " << i << ": " << dims;
+      EXPECT_NE(comp.source.find(fmt::format("__launch_bounds__({}) {}_k{}(", k.groups_per_block * k.threads_per_group,
+                                             p.function.name, i)),
+                std::string::npos);
+    }
+  }
 }
 
 TEST(CudaKernels, UnsupportedLayoutsAreRefusedInOneLine) {
