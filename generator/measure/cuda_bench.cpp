@@ -23,8 +23,8 @@ constexpr const char *kDefaultNvcc = "/usr/local/cuda/bin/nvcc";
 
 std::vector<int64_t> dims_of(const Spl &one) {
   if (one->kind == SplKind::DFT) return {one->a};
-  if (one->kind == SplKind::DFTnd) return one->perm;
-  throw FormulaError("bench --target cuda: times DFT(n) and DFT(n1 x n2 ...) specs; not " + print(one));
+  if (one->kind == SplKind::DFTnd && one->perm.size() <= 3) return one->perm;  // cuFFT's ranks
+  throw FormulaError("bench --target cuda: times DFT(n), DFT(n1 x n2) and DFT(n1 x n2 x n3) specs (cuFFT's); not " + print(one));
 }
 
 int cufft_sign(const Spl &one) {
@@ -59,10 +59,11 @@ Prepared generate(const std::string &spec_text, const CudaBenchOptions &o, const
   g.io.batch = p.batch;
   driver::Compilation c = driver::run_pipeline(spec_text, g);
   const Spl one = driver::one_transform(c.spec, c.options.io);
-  std::string dims;
-  for (int64_t d : dims_of(one)) dims += (dims.empty() ? "" : ",") + std::to_string(d);
-  p.defines = fmt::format("-DKERNEL={} -DSPLGEN_FLOAT={} -DDIMS={} -DBATCH={} -DSIGN={} -DREPS={} -DMIN_SECONDS={}",
-                          kKernelName, o.precision == Precision::Float ? 1 : 0, dims, p.batch, cufft_sign(one),
+  const std::vector<int64_t> dims = dims_of(one);
+  std::string rank = fmt::format("-DRANK={}", dims.size());  // one macro each: nvcc splits -D values at commas
+  for (std::size_t d = 0; d < dims.size(); ++d) rank += fmt::format(" -DN{}={}", d + 1, dims[d]);
+  p.defines = fmt::format("-DKERNEL={} -DSPLGEN_FLOAT={} {} -DBATCH={} -DSIGN={} -DREPS={} -DMIN_SECONDS={}",
+                          kKernelName, o.precision == Precision::Float ? 1 : 0, rank, p.batch, cufft_sign(one),
                           o.repetitions, o.min_sample_seconds);
   std::error_code error;
   std::filesystem::create_directories(dir, error);
@@ -84,11 +85,13 @@ std::string build_script(const Prepared &p, const CudaBenchOptions &o) {
 # splgen bench --target cuda: {0}, batch {1}, {2}, {3} (docs/cuda.md, "Benchmarking on a GPU
 # machine"). Builds ./bench from kernel.cu and bench.cu with nvcc and runs it; it prints
 # "GPU <name>" and "RESULT <splgen ns> <cuFFT ns> <error vs cuFFT> <error vs reference> <copy GB/s>",
-# or "ERROR <what>". NVCC=PATH and ARCH=sm_XX override the compiler and the architecture.
+# or "ERROR <what>". NVCC=PATH and ARCH=sm_XX override the compiler and the architecture;
+# --build-only: build, do not run.
 set -e
 cd "$(dirname "$0")"
 NVCC="${{NVCC:-$(command -v nvcc || echo {4})}}"
 "$NVCC" {5}
+if [ "$1" = --build-only ]; then exit 0; fi
 ./bench
 )sh",
                      p.spec, p.batch, o.precision == Precision::Float ? "float" : "double",

@@ -69,7 +69,7 @@ CudaBenchResult run_cuda_bench(const CudaBenchOptions &options, const std::funct
 // The table (Gflop/s = 5 N log2 N batch / ns; the ratio is cuFFT's time over splgen's).
 std::string format_cuda_table(const CudaBenchOptions &options, const CudaBenchResult &result);
 
-// The timing program's source (its macros: KERNEL, SPLGEN_FLOAT, DIMS, BATCH, SIGN, REPS, MIN_SECONDS).
+// The timing program's source (its macros: KERNEL, SPLGEN_FLOAT, RANK, N1 [N2 N3], BATCH, SIGN, REPS, MIN_SECONDS).
 const std::string &cuda_bench_program();
 
 // nvcc on PATH, else /usr/local/cuda/bin/nvcc; "" when neither exists.

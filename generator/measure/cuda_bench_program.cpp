@@ -28,6 +28,13 @@ typedef double2 cplx;
 #define CUFFT_EXEC cufftExecZ2Z
 #endif
 
+#ifndef N2
+#define N2 1
+#endif
+#ifndef N3
+#define N3 1
+#endif
+
 extern "C" int KERNEL(cplx *y, const cplx *x, cudaStream_t stream);
 
 // The O(n^2) reference costs n (n1 + n2 + ...) long-double products: above this it is skipped (nan).
@@ -125,12 +132,11 @@ static double sample(F run, long calls, cudaStream_t stream) {
   return ms * 1e-3 / double(calls);
 }
 
-// Calls per sample: the fewest powers of two for which each of `a` and `b` lasts MIN_SECONDS.
-template <class A, class B>
-static long calibrate(A a, B b, cudaStream_t stream) {
+// Calls per sample: the fewest power of two for which a sample of `run` lasts MIN_SECONDS.
+template <class F>
+static long calibrate(F run, cudaStream_t stream) {
   long calls = 1;
-  while (calls < (1L << 24) && std::min(sample(a, calls, stream), sample(b, calls, stream)) * double(calls) < MIN_SECONDS)
-    calls *= 2;
+  while (calls < (1L << 24) && sample(run, calls, stream) * double(calls) < MIN_SECONDS) calls *= 2;
   return calls;
 }
 
@@ -141,11 +147,12 @@ int main() {
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("GPU %s\n", prop.name);
-  long long dims[] = {DIMS};
-  const int rank = int(sizeof dims / sizeof dims[0]);
+  long long dims[] = {N1, N2, N3};  // nvcc splits -D values at commas: one macro per dimension
+  const int rank = RANK;
   long long n = 1;
   for (long long d : dims) n *= d;
   const long long batch = BATCH;
+  if (batch > 0x7fffffffLL) fail("cufftPlanMany", "the batch is above 2^31 - 1");
   const size_t count = size_t(n) * size_t(batch), bytes = count * sizeof(cplx);
   std::vector<cplx> host(count), ours(count), theirs(count);
   for (size_t i = 0; i < count; ++i) host[i].x = real(value(2 * i)), host[i].y = real(value(2 * i + 1));
@@ -156,10 +163,9 @@ int main() {
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "cudaStreamCreate");
   check(cudaEventCreate(&start_event), "cudaEventCreate"), check(cudaEventCreate(&stop_event), "cudaEventCreate");
+  int cufft_dims[3] = {int(dims[0]), int(dims[1]), int(dims[2])};
   cufftHandle plan;
-  size_t work = 0;
-  check_fft(cufftCreate(&plan), "cufftCreate");
-  check_fft(cufftMakePlanMany64(plan, rank, dims, 0, 1, n, 0, 1, n, CUFFT_TYPE, batch, &work), "cufftMakePlanMany64");
+  check_fft(cufftPlanMany(&plan, rank, cufft_dims, 0, 1, int(n), 0, 1, int(n), CUFFT_TYPE, int(batch)), "cufftPlanMany");
   check_fft(cufftSetStream(plan, stream), "cufftSetStream");
 
   int failed = 0;  // the kernel's first non-zero return, checked after each batch of launches
@@ -178,16 +184,17 @@ int main() {
   const double error = relative_rms(ours.data(), theirs.data(), count);
   const double error_reference = reference_error(ours.data(), host.data(), dims, rank, n);
 
-  const long calls = calibrate(run_ours, run_theirs, stream);
+  // Each calibrated alone: one count for both would make the slower one's samples last for ever.
+  const long calls_ours = calibrate(run_ours, stream), calls_theirs = calibrate(run_theirs, stream);
   std::vector<double> t_ours, t_theirs, t_copy;
   for (int r = 0; r < REPS; ++r) {  // interleaved: a burst of noise hits both alike
-    t_ours.push_back(sample(run_ours, calls, stream));
-    t_theirs.push_back(sample(run_theirs, calls, stream));
+    t_ours.push_back(sample(run_ours, calls_ours, stream));
+    t_theirs.push_back(sample(run_theirs, calls_theirs, stream));
   }
   if (failed) check(cudaError_t(failed), "the kernel's launch");
   // The card's copy bandwidth (read + write), the bound of a kernel that passes over its data once.
   auto copy = [&] { check(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync"); };
-  const long copies = calibrate(copy, copy, stream);
+  const long copies = calibrate(copy, stream);
   for (int r = 0; r < REPS; ++r) t_copy.push_back(sample(copy, copies, stream));
   std::printf("RESULT %.6g %.6g %.3g %.3g %.6g\n", median(t_ours) * 1e9, median(t_theirs) * 1e9, error, error_reference,
               2.0 * double(bytes) / median(t_copy) * 1e-9);
