@@ -35,6 +35,8 @@ class Backend {
   // Whether a kernel that is one codelet may come as a ComplexCodelet (LoopProgram::codelet)
   // on a vector target; a backend without that printer gets the loop IR only.
   virtual bool prints_complex_codelets() const { return false; }
+  // Whether it prints the GPU form (LoopProgram::gpu, generator/lower/gpu_kernels.h).
+  virtual bool prints_gpu_programs() const { return false; }
   // Why NAME cannot be the kernel's C function (--name), or "" when it can: by default the
   // rules of C (kernel_name.h); a backend adds the names its own code uses.
   virtual std::string kernel_name_problem(const std::string &name) const { return c_function_name_problem(name); }

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "backends/cpp/register.h"
+#include "backends/cuda/register.h"
 #include "backends/mpi/register.h"
 
 namespace splgen::driver {
@@ -12,6 +13,7 @@ void register_builtin_backends() {
   std::call_once(once, [] {
     backends::register_cpp_backend();
     backends::register_mpi_backend();
+    backends::register_cuda_backend();
     // A new backend: its register function here, one line.
   });
 }

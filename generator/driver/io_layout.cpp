@@ -153,9 +153,10 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
   if (tiled_1d && io.in_place && io.batch == 1 && !io.strided() && !io.split && options.threads == 1 &&
       options.ranks == 1 && options.target == "cpp" && !options.stream)
     return;  // the large 1D DFT in place (lower/inplace_passes.h)
-  if (options.threads > 1 || options.ranks > 1 || options.target != "cpp" || options.stream ||
+  // cuda: batches and strides (its lowering refuses in place and split, gpu_kernels.h)
+  if (options.threads > 1 || options.ranks > 1 || (options.target != "cpp" && options.target != "cuda") || options.stream ||
       options.layout != lower::DataLayout::Natural || any_tag(spec))
-    throw FormulaError("--batch, strides, --in-place and --format split with threads, ranks, a target other than cpp, "
+    throw FormulaError("--batch, strides, --in-place and --format split with threads, ranks, a target other than cpp or cuda, "
                        "streamed loops, tags or block layouts are not built yet (docs/transforms.md, \"Layouts\")");
   const Side in = input_side(spec, io), out = output_side(spec, io);
   if (!distinct_positions(io.batch, out))

@@ -19,6 +19,7 @@
 #include "generator/expand/ruletree.h"
 #include "generator/ir/print.h"
 #include "generator/lower/complex_codelet.h"
+#include "generator/lower/gpu_kernels.h"
 #include "generator/lower/inplace_passes.h"
 #include "generator/lower/layout_passes.h"
 #include "generator/lower/lower_with_rules.h"
@@ -460,6 +461,12 @@ LoopProgram run_loops(const Compilation &c) {
     throw FormulaError("stream(s): no rule of rules/stream.rules streams " +
                        std::string(p.loops.dma_tags == 0 ? "this formula" : "every pass of this formula") +
                        " (s must divide the sizes it splits; docs/streaming.md)");
+  if (backend_of(c.options).prints_gpu_programs()) {  // thread blocks and shared memory (docs/cuda.md)
+    lower::GpuKnobs knobs;
+    knobs.real_bytes = c.options.precision == Precision::Float ? 4 : 8;
+    p.gpu = lower::lower_to_gpu(p.loops, knobs);
+    return p;
+  }
   const Spl &f = c.expansion.formula;
   const IoLayoutOptions &io = c.options.io;  // the codelet reads x[i] and writes y[i], or xy in place
   const bool codelet_layout = io.plain() || (io.in_place && io.batch == 1 && !io.strided() && !io.split);

@@ -74,6 +74,7 @@ Matrix to_dense(const LoopProgram &p) {
 }
 
 std::string to_string(const LoopProgram &p) {
+  if (p.gpu) return to_string(*p.gpu);
   if (!p.ranks) return p.codelet ? to_string(*p.codelet, p.name()) : to_string(p.loops);
   std::string out = fmt::format("{} on {} ranks: {} points, {} per rank\n", p.name(), p.ranks->ranks, p.ranks->points, p.ranks->local);
   for (std::size_t i = 0; i < p.ranks->steps.size(); ++i) {

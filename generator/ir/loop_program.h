@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generator/ir/complex_codelet.h"
+#include "generator/ir/gpu_program.h"
 #include "generator/ir/loops.h"
 
 namespace splgen {
@@ -65,6 +66,8 @@ struct LoopProgram {
   std::optional<ComplexCodelet> codelet;  // set: the kernel is this codelet, printed as such
   // set: a distributed kernel, these steps (loops is then only the kernel's name and shape)
   std::optional<RankLoops> ranks;
+  // set: the GPU form of `loops` for a backend that prints one (--target cuda, docs/cuda.md)
+  std::optional<GpuProgram> gpu;
   const std::string &name() const { return loops.name; }
 };
 

@@ -9,6 +9,7 @@ using measure::compile_shared_object;
 using measure::default_compiler;
 using measure::have_program;
 using measure::SharedObject;
+using measure::run_command;
 using measure::shell_quote;
 
 // A temporary directory named splgen-test-XXXXXX.

@@ -1,0 +1,74 @@
+#include "generator/ir/gpu_program.h"
+
+#include <fmt/format.h>
+
+#include "generator/ir/loop_visitor.h"
+
+namespace splgen {
+
+namespace {
+
+int64_t product(const std::vector<LoopVar> &vars) {
+  int64_t n = 1;
+  for (const LoopVar &v : vars) n *= v.extent;
+  return n;
+}
+
+// Loops over vars around body, the first outermost; backwards: each variable v runs as
+// extent-1-v' (the same iterations in the opposite order).
+Stmt nest(const std::vector<LoopVar> &vars, Stmt body, bool reversed) {
+  for (auto it = vars.rbegin(); it != vars.rend(); ++it) {
+    if (reversed) body = substitute(body, it->id, Affine::constant(it->extent - 1) + Affine::var(*it, -1));
+    body = make_for(*it, body);
+  }
+  return body;
+}
+
+}  // namespace
+
+int64_t GpuKernel::group_count() const { return product(groups); }
+
+int64_t lane_count(const GpuStage &s) { return product(s.lanes); }
+
+Stmt sequential_body(const GpuKernel &k, bool reversed) {
+  std::vector<Stmt> stages;
+  for (const GpuStage &s : k.stages) stages.push_back(nest(s.lanes, s.body, reversed));
+  return nest(k.groups, make_block(stages), reversed);
+}
+
+std::vector<cplx> interpret(const GpuProgram &p, const std::vector<cplx> &x, bool reversed) {
+  Function f = p.function;
+  std::vector<Stmt> kernels;
+  for (const GpuKernel &k : p.kernels) kernels.push_back(sequential_body(k, reversed));
+  f.body = make_block(kernels);
+  return interpret(f, x);
+}
+
+std::string to_string(const GpuProgram &p) {
+  auto vars = [](const std::vector<LoopVar> &vs) {
+    std::string s;
+    for (const LoopVar &v : vs) s += fmt::format("{}{}<{}", s.empty() ? "" : ", ", var_name(v.id), v.extent);
+    return s.empty() ? std::string("1") : s;
+  };
+  std::string out = fmt::format("gpu program {}: {} kernels\n", p.function.name, p.kernels.size());
+  for (int id : p.scratch) out += fmt::format("  scratch {} : complex[{}] in global memory\n", p.function.buffers[std::size_t(id)].name,
+                                              p.function.buffers[std::size_t(id)].size);
+  for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+    const GpuKernel &k = p.kernels[i];
+    out += fmt::format("kernel {}: groups ({}), {} per block, {} threads each\n", i, vars(k.groups), k.groups_per_block,
+                       k.threads_per_group);
+    for (int id : k.shared)
+      out += fmt::format("  shared {} : complex[{}] per group\n", p.function.buffers[std::size_t(id)].name,
+                         p.function.buffers[std::size_t(id)].size);
+    for (const GpuStage &s : k.stages) {
+      Function f = p.function;
+      f.body = s.body;
+      std::string body = to_string(f);
+      body = body.substr(body.find("\n", body.rfind("  buffer ")) + 1);  // the statements only
+      out += fmt::format("  stage: lanes ({}){}, then barrier\n{}", vars(s.lanes), s.cooperative ? " cooperative" : "", body);
+    }
+  }
+  return out;
+}
+
+}  // namespace splgen
