@@ -11,6 +11,7 @@
 
 #include "generator/driver/io_layout.h"
 #include "generator/driver/pipeline.h"
+#include "generator/driver/size_limits.h"
 #include "generator/ir/print.h"
 #include "generator/measure/compile.h"
 
@@ -130,8 +131,8 @@ std::filesystem::path spec_dir(const std::filesystem::path &root, std::size_t in
 }  // namespace
 
 int64_t auto_batch(int64_t points, Precision precision) {
-  const int64_t bytes = points * (precision == Precision::Float ? 8 : 16);
-  return std::max<int64_t>(1, (kAutoBatchBytes + bytes - 1) / bytes);
+  const int64_t bytes = 2 * points * (precision == Precision::Float ? 8 : 16);  // x and y
+  return std::max<int64_t>(1, std::min((kAutoBatchBytes + bytes - 1) / bytes, driver::kMaxPoints / points));
 }
 
 double CudaBenchRow::gbytes(Precision precision) const {

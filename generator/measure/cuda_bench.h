@@ -37,8 +37,10 @@ struct CudaBenchOptions {
   bool no_run = false;          // with keep: write the files only (no nvcc needed)
 };
 
-// --batch auto: the fewest transforms of `points` whose input fills at least 256 MiB, so that
-// the data are far beyond the card's L2 and the timing sees memory, not cache.
+// --batch auto: the fewest transforms of `points` whose x and y together fill at least 256 MiB
+// of device memory, so that the data are far beyond the card's L2 (50 MiB on an H200) and the
+// timing sees memory, not cache; at most splgen's size limit (2^24 points: a batch of float
+// transforms of a size that is no power of two may stay a transform short of the 256 MiB).
 inline constexpr int64_t kAutoBatchBytes = int64_t(256) << 20;
 int64_t auto_batch(int64_t points, Precision precision);
 

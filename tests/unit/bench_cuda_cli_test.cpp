@@ -50,11 +50,12 @@ TEST(CudaBenchOutput, NoDeviceIsCudaUnavailableOtherErrorsRuntimeErrors) {
   EXPECT_THROW(measure::parse_cuda_output("RESULT 1 2 x 4 5\n", 0, row, gpu), std::runtime_error);
 }
 
-TEST(CudaBenchOutput, AutoBatchFillsAtLeast256MiB) {
-  EXPECT_EQ(measure::auto_batch(1024, Precision::Double), 16384);  // 1024 * 16 B * 16384 = 256 MiB
-  EXPECT_EQ(measure::auto_batch(1024, Precision::Float), 32768);
-  EXPECT_EQ(measure::auto_batch(3000, Precision::Double), 5593);  // rounded up: 5592.4
-  EXPECT_EQ(measure::auto_batch(int64_t(1) << 25, Precision::Double), 1);
+TEST(CudaBenchOutput, AutoBatchFillsAtLeast256MiBWithinTheSizeLimit) {
+  EXPECT_EQ(measure::auto_batch(1024, Precision::Double), 8192);  // x and y 1024 * 16 B * 8192 = 128 MiB each
+  EXPECT_EQ(measure::auto_batch(1024, Precision::Float), 16384);
+  EXPECT_EQ(measure::auto_batch(3000, Precision::Double), 2797);  // rounded up: 2796.2
+  EXPECT_EQ(measure::auto_batch(3000, Precision::Float), 5592);   // 5593 would pass 2^24 points
+  EXPECT_EQ(measure::auto_batch(int64_t(1) << 24, Precision::Double), 1);
 }
 
 TEST(CudaBenchOutput, TableHasTheGpuAndOneRowPerSpec) {
@@ -127,10 +128,10 @@ TEST_F(BenchCudaCliTest, KeepNoRunWritesEachSpecsFilesAndTheScripts) {
     for (const char *file : {"kernel.cu", "bench.cu", "build_and_run.sh"})
       EXPECT_TRUE(std::filesystem::exists(keep + "/" + index + "/" + file)) << index << "/" << file;
   const std::string run_all = test::read_text_file(keep + "/run_all.sh");
-  EXPECT_TRUE(contains(run_all, "SPEC 0 DFT(16) batch 1048576")) << run_all;  // 256 MiB of complex doubles
-  EXPECT_TRUE(contains(run_all, "SPEC 1 DFT(64) batch 262144")) << run_all;
+  EXPECT_TRUE(contains(run_all, "SPEC 0 DFT(16) batch 524288")) << run_all;  // x and y: 256 MiB of complex doubles
+  EXPECT_TRUE(contains(run_all, "SPEC 1 DFT(64) batch 131072")) << run_all;
   const std::string script = test::read_text_file(keep + "/1/build_and_run.sh");
-  EXPECT_TRUE(contains(script, "-DRANK=1 -DN1=64 -DBATCH=262144 -DSIGN=-1")) << script;
+  EXPECT_TRUE(contains(script, "-DRANK=1 -DN1=64 -DBATCH=131072 -DSIGN=-1")) << script;
   EXPECT_TRUE(contains(script, "-lcufft")) << script;
   EXPECT_TRUE(contains(test::read_text_file(keep + "/0/kernel.cu"), "splgen_bench_kernel"));
 }
@@ -141,8 +142,8 @@ TEST_F(BenchCudaCliTest, KeptFilesBuildWithNvcc) {
   const std::string nvcc = measure::find_nvcc();
   if (nvcc.empty()) GTEST_SKIP() << "no nvcc (on PATH or /usr/local/cuda/bin/nvcc): install the CUDA toolkit to test this";
   const std::string keep = dir.file("keep");
-  const std::vector<std::vector<std::string>> cases = {{"DFT(64)", "--batch", "3"},
-                                                       {"DFT(8 x 16)", "--precision", "float", "--inverse"}};
+  const std::vector<std::vector<std::string>> cases = {{"DFT(64)", "--batch", "3", "--inverse"},
+                                                       {"DFT(8 x 16,-1)", "--precision", "float"}};
   for (std::size_t c = 0; c < cases.size(); ++c) {
     std::vector<std::string> args = {"bench", "--target", "cuda", "--keep", keep + std::to_string(c), "--no-run"};
     args.insert(args.end(), cases[c].begin(), cases[c].end());
