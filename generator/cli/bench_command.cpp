@@ -188,7 +188,7 @@ int run_mpi_bench(const BenchArgs &a, Isa isa) {
 }  // namespace
 
 int run_bench(const BenchArgs &a) {
-  if (a.spec.empty() && a.sizes.empty())
+  if (a.spec.empty() && a.sizes.empty() && a.results.empty())
     throw CommandError(kExitUsage, "bench needs SPEC or --sizes (see 'splgen bench --help')");
   if (a.target == "cuda") return run_cuda_bench(a);
   check_no_cuda_options(a);

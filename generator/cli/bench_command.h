@@ -45,6 +45,7 @@ struct BenchArgs {
   std::string arch = "native";  // --arch: nvcc -arch
   std::string keep;            // --keep DIR: each spec's files and scripts, kept
   bool no_run = false;         // --no-run: with --keep, only write them
+  std::string results;         // --results FILE: the table of what DIR/run_all.sh printed
 };
 
 // Adds the subcommand and its options, stored into args.

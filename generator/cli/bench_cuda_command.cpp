@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
@@ -78,16 +80,48 @@ void add_cuda_bench_options(CLI::App *cmd, BenchArgs &a) {
                                     "DIR/<index>/, and DIR/run_all.sh, and keep them")
       ->type_name("DIR");
   cmd->add_flag("--no-run", a.no_run, "--target cuda with --keep DIR: only write the files (no nvcc, no GPU needed)");
+  cmd->add_option("--results", a.results, "--target cuda: the table of what DIR/run_all.sh printed on a GPU machine, "
+                                          "saved to FILE (nothing is generated or run)")
+      ->type_name("FILE");
 }
 
 void check_no_cuda_options(const BenchArgs &a) {
   if (a.batch_auto) throw CommandError(kExitUsage, "--batch auto needs --target cuda");
-  if (a.arch != BenchArgs{}.arch || !a.keep.empty() || a.no_run)
-    throw CommandError(kExitUsage, "--arch, --keep and --no-run need --target cuda");
+  if (a.arch != BenchArgs{}.arch || !a.keep.empty() || a.no_run || !a.results.empty())
+    throw CommandError(kExitUsage, "--arch, --keep, --no-run and --results need --target cuda");
 }
+
+namespace {
+
+// --results FILE: the run happened elsewhere; its lines become the table here.
+int print_results(const BenchArgs &a) {
+  if (!a.spec.empty() || !a.sizes.empty() || !a.keep.empty() || a.no_run)
+    throw CommandError(kExitUsage, "--results FILE makes the table of a finished run: no SPEC, --sizes, --keep or --no-run");
+  std::ifstream in(a.results, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw CommandError(kExitUsage, fmt::format("--results: cannot read {}", a.results));
+  measure::CudaBenchOptions o;
+  measure::CudaBenchResult result;
+  try {
+    result = measure::read_cuda_results(text.str(), o);
+  } catch (const FormulaError &) {
+    throw;
+  } catch (const parse::ParseError &) {
+    throw;
+  } catch (const std::runtime_error &e) {
+    throw CommandError(kExitUsage, fmt::format("--results {}: {}", a.results, e.what()));
+  }
+  std::cout << measure::format_cuda_table(o, result);
+  check_stdout();
+  return 0;
+}
+
+}  // namespace
 
 int run_cuda_bench(const BenchArgs &a) {
   check_cuda_options(a);
+  if (!a.results.empty()) return print_results(a);
   const measure::CudaBenchOptions o = cuda_options(a);
   bool line_open = false;  // progress comes in pieces; an error must not start mid-line
   auto progress = [&](const std::string &text) {

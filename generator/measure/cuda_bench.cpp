@@ -100,13 +100,17 @@ if [ "$1" = --build-only ]; then exit 0; fi
                      nvcc_arguments(p, "\"${ARCH:-" + o.arch + "}\"", "\"$(dirname \"$NVCC\")/../lib64\""));
 }
 
-std::string run_all_script(const std::vector<Prepared> &specs) {
+std::string run_all_script(const std::vector<Prepared> &specs, const CudaBenchOptions &o) {
   std::string out = "#!/bin/sh\n# splgen bench --target cuda: every spec's build_and_run.sh in turn, each announced by a\n"
-                    "# line \"SPEC <index> <spec> batch <B>\" (docs/cuda.md, \"Benchmarking on a GPU machine\").\n"
+                    "# line \"SPEC <index> <spec> batch <B> <precision> <direction>\"; `splgen bench --target cuda\n"
+                    "# --results FILE` makes the table of what it prints (docs/cuda.md, \"Benchmarking on a GPU machine\").\n"
                     "cd \"$(dirname \"$0\")\"\nstatus=0\n";
   for (std::size_t i = 0; i < specs.size(); ++i)
     out += fmt::format("echo {}\nsh {}/build_and_run.sh || status=1\n",
-                       shell_quote(fmt::format("SPEC {} {} batch {}", i, specs[i].spec, specs[i].batch)), i);
+                       shell_quote(fmt::format("SPEC {} {} batch {} {} {}", i, specs[i].spec, specs[i].batch,
+                                               o.precision == Precision::Float ? "float" : "double",
+                                               o.inverse ? "inverse" : "forward")),
+                       i);
   return out + "exit $status\n";
 }
 
@@ -163,9 +167,46 @@ void parse_cuda_output(const std::string &output, int status, CudaBenchRow &row,
     row.splgen_ns = v[0], row.cufft_ns = v[1], row.error = v[2], row.error_reference = v[3], row.copy_gbytes = v[4];
     found = true;
   }
-  if (status != 0 || !found)
-    throw std::runtime_error(fmt::format("the timing program failed (exit {}): {}", status,
-                                         output.substr(0, output.find('\n'))));
+  const std::string first = output.substr(0, output.find('\n'));
+  if (status != 0) throw std::runtime_error(fmt::format("the timing program failed (exit {}): {}", status, first));
+  if (!found) throw std::runtime_error("the timing program printed no RESULT line: " + first);
+}
+
+CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &o) {
+  CudaBenchResult result;
+  std::vector<std::string> blocks;  // each spec's lines, from its SPEC line on
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("SPEC ", 0) == 0) blocks.emplace_back();
+    if (!blocks.empty()) blocks.back() += line + "\n";
+  }
+  if (blocks.empty()) throw std::runtime_error("no \"SPEC\" line: not what run_all.sh prints");
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    // "SPEC <index> <spec> batch <B> <precision> <direction>": the spec may hold spaces
+    const std::string head = blocks[i].substr(0, blocks[i].find('\n'));
+    const std::size_t at = head.rfind(" batch ");
+    std::istringstream tail(at == std::string::npos ? "" : head.substr(at + 7));
+    CudaBenchRow row;
+    std::string precision, direction;
+    tail >> row.batch >> precision >> direction;
+    const std::size_t spec_at = head.find(' ', 5);
+    if (!tail || spec_at == std::string::npos || spec_at > at || (precision != "double" && precision != "float"))
+      throw std::runtime_error("an unreadable line: " + head);
+    row.spec = head.substr(spec_at + 1, at - spec_at - 1);
+    const Precision p = precision == "float" ? Precision::Float : Precision::Double;
+    if (i > 0 && (p != o.precision || (direction == "inverse") != o.inverse))
+      throw std::runtime_error("one table per precision and direction: " + head);
+    o.precision = p, o.inverse = direction == "inverse";
+    o.specs.push_back(row.spec);
+    row.points = driver::start(row.spec, driver::GenOptions{}).spec->rows;
+    try {
+      parse_cuda_output(blocks[i].substr(head.size() + 1), 0, row, result.gpu);
+    } catch (const std::runtime_error &e) {
+      throw std::runtime_error(fmt::format("{} failed: {}", row.spec, e.what()));
+    }
+    result.rows.push_back(row);
+  }
+  return result;
 }
 
 CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<void(const std::string &)> &progress) {
@@ -186,7 +227,7 @@ CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<vo
   }
   if (!o.keep.empty()) {
     result.kept.push_back((root / "run_all.sh").string());
-    write_text(result.kept.back(), run_all_script(prepared));
+    write_text(result.kept.back(), run_all_script(prepared, o));
   }
   if (o.no_run) return result;
   for (std::size_t i = 0; i < prepared.size(); ++i) {

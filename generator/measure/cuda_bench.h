@@ -64,6 +64,12 @@ struct CudaBenchResult {
 // ERROR line (else its first line) when it failed, CudaUnavailable when it found no GPU.
 void parse_cuda_output(const std::string &output, int status, CudaBenchRow &row, std::string &gpu);
 
+// The table's rows from what DIR/run_all.sh printed (`bench --target cuda --results FILE`):
+// each "SPEC <index> <spec> batch <B> <precision> <direction>" line and the program's lines
+// after it; `options` gets their precision and direction. std::runtime_error (one line) for a
+// text that is not such output, a spec whose program failed, or mixed precisions or directions.
+CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &options);
+
 // Throws FormulaError for a spec cuFFT does not compute, CompileError, CudaUnavailable,
 // CudaKeepError, or std::runtime_error (one line) when the program fails otherwise.
 CudaBenchResult run_cuda_bench(const CudaBenchOptions &options, const std::function<void(const std::string &)> &progress);

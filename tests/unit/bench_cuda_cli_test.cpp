@@ -79,6 +79,39 @@ TEST(CudaBenchOutput, TableHasTheGpuAndOneRowPerSpec) {
   EXPECT_TRUE(contains(lines[2], "67.1%")) << lines[2];
 }
 
+// What run_all.sh printed on an H200 (docs/bench/cuda-h200.txt), one spec with spaces in it.
+const char *const kRunAllOutput = R"(SPEC 0 DFT(1024) batch 8192 double forward
+GPU NVIDIA H200
+RESULT 98436.8 69128.9 3.26e-16 1.93e-16 4082.13
+SPEC 1 DFT(64 x 64) batch 2048 double forward
+nvcc warning : something
+GPU NVIDIA H200
+RESULT 6.08055e+06 147091 3.06e-16 2.08e-16 4083
+)";
+
+TEST(CudaBenchOutput, ReadsWhatRunAllPrinted) {
+  measure::CudaBenchOptions o;
+  measure::CudaBenchResult r = measure::read_cuda_results(kRunAllOutput, o);
+  EXPECT_EQ(r.gpu, "NVIDIA H200");
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_EQ(r.rows[1].spec, "DFT(64 x 64)");
+  EXPECT_EQ(r.rows[1].points, 4096);
+  EXPECT_EQ(r.rows[1].batch, 2048);
+  EXPECT_EQ(r.rows[1].cufft_ns, 147091);
+  EXPECT_EQ(o.precision, Precision::Double);
+  EXPECT_FALSE(o.inverse);
+  const std::string mixed = std::string(kRunAllOutput) + "SPEC 2 DFT(8) batch 1 float forward\nRESULT 1 1 0 0 1\n";
+  EXPECT_THROW(measure::read_cuda_results(mixed, o), std::runtime_error);
+  const std::string failed = "SPEC 0 DFT(8) batch 1 double inverse\nERROR the kernel's launch: invalid argument\n";
+  try {
+    measure::read_cuda_results(failed, o);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_EQ(std::string(e.what()), "DFT(8) failed: the kernel's launch: invalid argument");
+  }
+  EXPECT_THROW(measure::read_cuda_results("GPU X\nRESULT 1 2 3 4 5\n", o), std::runtime_error);  // no SPEC line
+}
+
 // The timing program compiles beside any kernel of the CUDA backend's signature.
 TEST(CudaBenchProgram, CompilesWithNvcc) {
   const std::string nvcc = measure::find_nvcc();
@@ -128,12 +161,26 @@ TEST_F(BenchCudaCliTest, KeepNoRunWritesEachSpecsFilesAndTheScripts) {
     for (const char *file : {"kernel.cu", "bench.cu", "build_and_run.sh"})
       EXPECT_TRUE(std::filesystem::exists(keep + "/" + index + "/" + file)) << index << "/" << file;
   const std::string run_all = test::read_text_file(keep + "/run_all.sh");
-  EXPECT_TRUE(contains(run_all, "SPEC 0 DFT(16) batch 524288")) << run_all;  // x and y: 256 MiB of complex doubles
-  EXPECT_TRUE(contains(run_all, "SPEC 1 DFT(64) batch 131072")) << run_all;
+  EXPECT_TRUE(contains(run_all, "SPEC 0 DFT(16) batch 524288 double forward")) << run_all;  // x and y: 256 MiB of complex doubles
+  EXPECT_TRUE(contains(run_all, "SPEC 1 DFT(64) batch 131072 double forward")) << run_all;
   const std::string script = test::read_text_file(keep + "/1/build_and_run.sh");
   EXPECT_TRUE(contains(script, "-DRANK=1 -DN1=64 -DBATCH=131072 -DSIGN=-1")) << script;
   EXPECT_TRUE(contains(script, "-lcufft")) << script;
   EXPECT_TRUE(contains(test::read_text_file(keep + "/0/kernel.cu"), "splgen_bench_kernel"));
+}
+
+TEST_F(BenchCudaCliTest, ResultsFileBecomesTheTable) {
+  const std::string file = dir.write("results.txt", kRunAllOutput);
+  test::ProgramResult r = splgen({"bench", "--target", "cuda", "--results", file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = test::text_lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_TRUE(contains(lines[0], "NVIDIA H200, double, forward")) << lines[0];
+  EXPECT_TRUE(contains(lines[2], "DFT(1024)") && contains(lines[2], "0.70x")) << lines[2];
+  EXPECT_TRUE(contains(lines[3], "DFT(64 x 64)")) << lines[3];
+  expect_error({"bench", "--target", "cuda", "--results", dir.file("missing.txt")}, "cannot read");
+  expect_error({"bench", "--target", "cuda", "--results", file, "--sizes", "16"}, "no SPEC, --sizes");
+  expect_error({"bench", "DFT(16)", "--results", file}, "need --target cuda");
 }
 
 // Where nvcc exists the kept files build (for sm_90; nothing is run).
