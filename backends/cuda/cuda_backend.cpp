@@ -55,6 +55,15 @@ struct Printer {
   Precision precision;
   std::string real, complex, index;
   std::map<const std::vector<int64_t> *, std::size_t> lut_of;
+  std::set<int> shared_now;  // the shared buffers of the kernel being printed
+  int real_bytes() const { return precision == Precision::Float ? 4 : 8; }
+  int64_t row(int id) const { return shared_row_elements(f.buffers[std::size_t(id)].size, real_bytes()); }
+  // Dynamic shared memory of a kernel: its buffers' rows, one per group of the block.
+  int64_t shared_bytes(const GpuKernel &k) const {
+    int64_t elements = 0;
+    for (int id : k.shared) elements += row(id);
+    return elements * k.groups_per_block * 2 * real_bytes();
+  }
   std::vector<const std::vector<int64_t> *> luts;
 
   Printer(const GpuProgram &program, Precision prec)
@@ -100,6 +109,7 @@ struct Printer {
   std::string element(int buffer, const Idx &i, int part) {
     const Buffer &b = f.buffers[std::size_t(buffer)];
     const char *field = part ? ".y" : ".x";
+    if (shared_now.count(buffer)) return fmt::format("{}[splgen_swizzle({})]{}", buffer_name(buffer), idx(i), field);
     if (computed(b)) return fmt::format("splgen_twiddle({}, {}, {}, {}){}", idx(i), b.recipe.N, b.recipe.n,
                                         ((b.recipe.k % b.recipe.N) + b.recipe.N) % b.recipe.N, field);
     return fmt::format("{}[{}]{}", buffer_name(buffer), idx(i), field);
@@ -185,6 +195,7 @@ struct Printer {
 
   // Groups are single lanes: a grid-stride loop over all of them.
   std::string grid_kernel(const GpuKernel &k, std::size_t number) {
+    shared_now.clear();
     std::string out = fmt::format("__global__ void __launch_bounds__({}) {}_k{}({}) {{\n", k.groups_per_block, f.name,
                                   number, parameters(k));
     out += fmt::format("  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < {}LL; "
@@ -203,10 +214,15 @@ struct Printer {
     for (const GpuStage &s : k.stages)
       if (!s.cooperative)
         for (int b : buffers_used(s.body)) in_lanes.insert(b);
+    shared_now = std::set<int>(k.shared.begin(), k.shared.end());
+    if (!k.shared.empty()) out += fmt::format("  extern __shared__ {} splgen_shared[];\n", complex);
+    int64_t offset = 0;
     for (int id : k.shared) {
-      out += fmt::format("  __shared__ {} {}_all[{}][{}];\n", complex, buffer_name(id), gpb, f.buffers[std::size_t(id)].size);
+      out += fmt::format("  {} *const {}_all = splgen_shared + {};\n", complex, buffer_name(id), offset);
       if (in_lanes.count(id))
-        out += fmt::format("  {c} *const {n} = {n}_all[threadIdx.y];\n", fmt::arg("n", buffer_name(id)), fmt::arg("c", complex));
+        out += fmt::format("  {c} *const {n} = {n}_all + threadIdx.y * {r};\n", fmt::arg("n", buffer_name(id)),
+                           fmt::arg("c", complex), fmt::arg("r", row(id)));
+      offset += row(id) * gpb;
     }
     const std::string group = k.groups.empty() ? "" : "group";
     const int64_t groups = k.group_count();
@@ -247,7 +263,9 @@ struct Printer {
     out += fmt::format("    const {} {} = blockIdx.x * {} + row;\n", index, var_name(k.groups.at(0).id), k.groups_per_block);
     out += fmt::format("    if ({} < {}) {{\n", var_name(k.groups.at(0).id), groups);
     for (int id : k.shared)
-      if (buffers_used(s.body).count(id)) out += fmt::format("      {c} *const {n} = {n}_all[row];\n", fmt::arg("c", complex), fmt::arg("n", buffer_name(id)));
+      if (buffers_used(s.body).count(id))
+        out += fmt::format("      {c} *const {n} = {n}_all + row * {r};\n", fmt::arg("c", complex), fmt::arg("n", buffer_name(id)),
+                           fmt::arg("r", row(id)));
     stmt(s.body, 3, out);
     return out + "    }\n  }\n";
   }
@@ -275,6 +293,17 @@ struct Printer {
     return out;
   }
 
+  // A bijection on each bank row (8 double2, 16 float2) that spreads power-of-two strides up to
+  // 8 rows over distinct banks: element i of a row goes to slot (i + i/B + i/B^2) mod B.
+  std::string swizzle_function() const {
+    const int b = precision == Precision::Float ? 16 : 8, shift = precision == Precision::Float ? 4 : 3;
+    return fmt::format(
+        "// The slot of element i in shared memory: whole rows of {b} elements span the banks once, and\n"
+        "// i's slot in its row is rotated by i / {b} + i / {bb}, so strides 1 .. {bb} hit distinct banks.\n"
+        "__device__ __forceinline__ int splgen_swizzle(int i) {{ return (i & ~{m}) | ((i + (i >> {s}) + (i >> {s2})) & {m}); }}\n",
+        fmt::arg("b", b), fmt::arg("bb", b * b), fmt::arg("m", b - 1), fmt::arg("s", shift), fmt::arg("s2", 2 * shift));
+  }
+
   std::string twiddle_function() const {
     return fmt::format(
         "// w_N^((q / n) (q % n) k): a twiddle of a table too large to print, in double (exact\n"
@@ -295,8 +324,13 @@ struct Printer {
     const int64_t blocks = (k.group_count() + k.groups_per_block - 1) / k.groups_per_block;
     // a grid-stride kernel: enough blocks to fill any GPU several times over, no more
     const int64_t grid_blocks = grid ? std::min<int64_t>(blocks, 65536) : blocks;
-    return fmt::format("  {}_k{}<<<{}, dim3({}, {}), 0, stream>>>({});\n  if ((err = cudaGetLastError()) != cudaSuccess) goto done;\n",
-                       f.name, number, grid_blocks, k.threads_per_group, k.groups_per_block, args);
+    const int64_t bytes = shared_bytes(k);
+    std::string out;
+    if (bytes > 48 * 1024)  // beyond the default a block must ask for it
+      out += fmt::format("  if ((err = cudaFuncSetAttribute({}_k{}, cudaFuncAttributeMaxDynamicSharedMemorySize, {})) != cudaSuccess) goto done;\n",
+                         f.name, number, bytes);
+    return out + fmt::format("  {}_k{}<<<{}, dim3({}, {}), {}, stream>>>({});\n  if ((err = cudaGetLastError()) != cudaSuccess) goto done;\n",
+                             f.name, number, grid_blocks, k.threads_per_group, k.groups_per_block, bytes, args);
   }
 
   std::string host() const {
@@ -305,6 +339,14 @@ struct Printer {
     int64_t scratch = 0;
     for (int id : p.scratch) scratch += f.buffers[std::size_t(id)].size;
     if (scratch > 0) {
+      // Stream-ordered scratch from the device's default pool, which then keeps what it holds
+      // instead of returning it at every synchronisation (one cudaMalloc per call otherwise).
+      out += "  static const bool pool_kept = [] {\n"
+             "    int device = 0;\n    cudaMemPool_t pool;\n"
+             "    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) return false;\n"
+             "    unsigned long long keep = ~0ULL;  // cuuint64_t\n"
+             "    return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;\n  }();\n"
+             "  (void)pool_kept;\n";
       out += fmt::format("  {} *scratch = nullptr;\n", complex);
       out += fmt::format("  if ((err = cudaMallocAsync((void **)&scratch, {}ULL * sizeof({}), stream)) != cudaSuccess) return (int)err;\n",
                          scratch, complex);
@@ -333,10 +375,11 @@ std::string emit_cuda(const GpuProgram &p, Precision precision, const std::strin
   std::string kernels;
   for (std::size_t i = 0; i < p.kernels.size(); ++i)
     kernels += (is_grid_kernel(p.kernels[i]) ? pr.grid_kernel(p.kernels[i], i) : pr.fused_kernel(p.kernels[i], i)) + "\n";
-  bool twiddles = false;
+  bool twiddles = false, shared = false;
   for (const Buffer &b : p.function.buffers) twiddles |= computed(b);
+  for (const GpuKernel &k : p.kernels) shared |= !k.shared.empty();
   std::string out = header_comment + "#include <cuda_runtime.h>\n\nnamespace {\n\n";
-  out += pr.lookup_tables() + pr.tables() + (twiddles ? pr.twiddle_function() : "") + "\n" + kernels;
+  out += pr.lookup_tables() + pr.tables() + (twiddles ? pr.twiddle_function() : "") + (shared ? pr.swizzle_function() : "") + "\n" + kernels;
   out += "}  // namespace\n\n" + pr.host();
   return out;
 }

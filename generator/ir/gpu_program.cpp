@@ -30,6 +30,11 @@ int64_t GpuKernel::group_count() const { return product(groups); }
 
 int64_t lane_count(const GpuStage &s) { return product(s.lanes); }
 
+int64_t shared_row_elements(int64_t size, int real_bytes) {
+  const int64_t row = real_bytes == 4 ? 16 : 8;
+  return (size + row - 1) / row * row + 1;
+}
+
 Stmt sequential_body(const GpuKernel &k, bool reversed) {
   std::vector<Stmt> stages;
   for (const GpuStage &s : k.stages) stages.push_back(nest(s.lanes, s.body, reversed));

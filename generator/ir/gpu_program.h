@@ -42,6 +42,10 @@ struct GpuProgram {
 };
 
 int64_t lane_count(const GpuStage &s);
+// Complex elements a group's copy of a shared buffer of `size` takes: rounded up to whole
+// bank rows (8 double2 or 16 float2 span the 32 four-byte banks once) for the swizzle the
+// backend applies, plus one, so that rows of consecutive groups start in different banks.
+int64_t shared_row_elements(int64_t size, int real_bytes);
 // The sequential loops a kernel's threads run together (its meaning), groups and lanes
 // backwards when `reversed`.
 Stmt sequential_body(const GpuKernel &k, bool reversed = false);

@@ -363,14 +363,14 @@ int add_shared_copy(Function &f, int64_t size, const std::string &name) {
 // wherever a stage reads it back (an intermediate vector: in shared memory it costs no global
 // round trip). y an earlier kernel wrote is copied in first.
 std::vector<int> stage_through_shared(Function &f, const LoopVar &g, std::vector<GpuStage> &stages, int64_t &shared_elements,
-                                      int64_t shared_limit, bool y_written_before) {
+                                      int64_t shared_limit, int real_bytes, bool y_written_before) {
   std::vector<int> added;
   int var = next_var_id(f);
   for (int global : {kInputBuffer, kOutputBuffer}) {
     const int64_t size = f.buffers[std::size_t(global)].size / g.extent;
     const bool read_back = global == kOutputBuffer && loads_from(stages, global);
     if (size * g.extent != f.buffers[std::size_t(global)].size || !(narrow_access(stages, global) || read_back) ||
-        !contiguous_per_group(stages, global, g, size) || shared_elements + size > shared_limit)
+        !contiguous_per_group(stages, global, g, size) || shared_elements + shared_row_elements(size, real_bytes) > shared_limit)
       continue;
     const int local = add_shared_copy(f, size, global == kInputBuffer ? "xs" : "ys");
     Restage restage(global, local, g.id);
@@ -378,7 +378,7 @@ std::vector<int> stage_through_shared(Function &f, const LoopVar &g, std::vector
     if (global == kInputBuffer || (read_back && y_written_before))
       stages.insert(stages.begin(), copy_stage(global, local, size, g, var++, true));
     if (global == kOutputBuffer) stages.push_back(copy_stage(local, global, size, g, var++, false));
-    shared_elements += size;
+    shared_elements += shared_row_elements(size, real_bytes);
     added.push_back(local);
   }
   return added;
@@ -388,9 +388,9 @@ GpuKernel fused_kernel(Function &f, const std::vector<LoopVar> &groups, std::vec
                        const std::vector<int> &shared_temps, const GpuKnobs &knobs, bool y_written_before) {
   const int64_t element_bytes = 2 * knobs.real_bytes, limit = knobs.shared_bytes / element_bytes;
   int64_t shared = 0;
-  for (int id : shared_temps) shared += f.buffers[std::size_t(id)].size;
+  for (int id : shared_temps) shared += shared_row_elements(f.buffers[std::size_t(id)].size, knobs.real_bytes);
   std::vector<int> staged;
-  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, y_written_before);
+  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, knobs.real_bytes, y_written_before);
   for (GpuStage &s : stages)
     if (!s.cooperative) s.lanes = coalescing_order(s.lanes, s.body, f, false);
   GpuKernel k;
@@ -421,12 +421,12 @@ struct Planner {
     bool shareable = true;   // every temp here is local and alike for every group: shared memory
     for (const auto &[id, uses_group] : temps_in(f, stmts, groups)) {
       const bool is_local = access_count(stmts, id) == access_count(program, id);
-      if (is_local) local.push_back(id), local_elements += f.buffers[std::size_t(id)].size;
+      if (is_local) local.push_back(id), local_elements += shared_row_elements(f.buffers[std::size_t(id)].size, knobs.real_bytes);
       shareable &= is_local && !uses_group;
     }
     std::vector<GpuStage> stages = split_stages(stmts);
     rematerialise_scalars(stages);
-    if (shareable && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {
+    if (shareable && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {  // rows padded: fused_kernel checks
       p.kernels.push_back(fused_kernel(p.function, groups, std::move(stages), local, knobs, y_written()));
       return;
     }

@@ -18,8 +18,10 @@
 namespace splgen::lower {
 
 struct GpuKnobs {
-  // Static shared memory a block may use on every CUDA GPU (sm_50 .. sm_90): 48 KiB.
-  int64_t shared_bytes = 48 * 1024;
+  // Shared memory a block may use: 96 KiB, what every GPU from Volta (sm_70) on grants a block
+  // that asks (Volta 96, Ampere sm_86/89 99, A100 163, H100/H200 227 KiB; CUDA programming
+  // guide, "Compute capabilities"); beyond 48 KiB the kernel asks with cudaFuncSetAttribute.
+  int64_t shared_bytes = 96 * 1024;
   // Threads a block aims at when groups are small: 4 warps, the smallest block that keeps an
   // SM's schedulers busy with several blocks resident (CUDA best-practices guide, occupancy).
   int block_threads = 128;
