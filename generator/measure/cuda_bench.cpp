@@ -49,7 +49,7 @@ void write_text(const std::filesystem::path &path, const std::string &text) {
 struct Prepared {
   std::string spec;
   int64_t points = 0, batch = 1;
-  std::string defines;  // -DKERNEL=... -DDIMS=... for bench.cu
+  std::string defines;  // -DKERNEL=... -DRANK=... -DN1=... for kernel.cu and bench.cu
 };
 
 Prepared generate(const std::string &spec_text, const CudaBenchOptions &o, const std::filesystem::path &dir) {
@@ -213,7 +213,7 @@ CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<vo
   const std::string nvcc = o.no_run ? "" : find_nvcc();
   if (!o.no_run && nvcc.empty())
     throw CudaUnavailable("bench --target cuda needs nvcc, on PATH or at /usr/local/cuda/bin/nvcc: install the CUDA "
-                             "toolkit (or use --keep DIR --no-run and run DIR/run_all.sh where it is)");
+                          "toolkit (or use --keep DIR --no-run and run DIR/run_all.sh where it is)");
   TempDir temporary("splgen-cuda-bench");
   const std::filesystem::path root = o.keep.empty() ? temporary.path() : std::filesystem::path(o.keep);
   CudaBenchResult result;
