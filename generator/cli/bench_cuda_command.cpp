@@ -73,7 +73,9 @@ void add_cuda_bench_options(CLI::App *cmd, BenchArgs &a) {
             return std::string();
           },
           ""))
-      ->type_name("N|auto");
+      ->type_name("N|auto")
+      ->description("Transforms per call (FFTW's howmany): I(N) (x) SPEC; --target cuda also takes auto: the fewest "
+                    "whose x and y fill 256 MiB");
   cmd->add_option("--arch", a.arch, "--target cuda: nvcc's -arch for the kernels (sm_90 ...; native: this machine's GPU)")
       ->capture_default_str();
   cmd->add_option("--keep", a.keep, "--target cuda: write each spec's kernel.cu, bench.cu and build_and_run.sh into "
