@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "generator/cli/bench_cuda_command.h"
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
@@ -130,8 +131,9 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   add_codelet_knobs(cmd, a.codelet_max, a.top_codelet_max);
   add_masked_remainders_flag(cmd, a.masked_remainders);
   add_io_layout_options(cmd, a.io, a.format);
-  cmd->add_option("--target", a.target, "cpp, or mpi: distributed kernels on --ranks processes against FFTW-MPI")
-      ->check(CLI::IsMember({"cpp", "mpi"}))
+  cmd->add_option("--target", a.target, "cpp; mpi: distributed kernels on --ranks processes against FFTW-MPI; cuda: "
+                                        "GPU kernels against cuFFT (docs/cuda.md)")
+      ->check(CLI::IsMember({"cpp", "mpi", "cuda"}))
       ->capture_default_str();
   cmd->add_option("--ranks", a.ranks, "--target mpi: MPI processes (mpirun -np P on this machine)")
       ->check(CLI::Range(2, 1024))
@@ -140,6 +142,7 @@ CLI::App *add_bench_command(CLI::App &app, BenchArgs &a) {
   cmd->add_option("--wisdom", a.wisdom,
                   "Time the plans `splgen search` stored in FILE (the default kernel is timed beside them)")
       ->type_name("FILE");
+  add_cuda_bench_options(cmd, a);
   return cmd;
 }
 
@@ -185,8 +188,10 @@ int run_mpi_bench(const BenchArgs &a, Isa isa) {
 }  // namespace
 
 int run_bench(const BenchArgs &a) {
-  if (a.spec.empty() && a.sizes.empty())
+  if (a.spec.empty() && a.sizes.empty() && a.results.empty())
     throw CommandError(kExitUsage, "bench needs SPEC or --sizes (see 'splgen bench --help')");
+  if (a.target == "cuda") return run_cuda_bench(a);
+  check_no_cuda_options(a);
   if (a.target == "mpi") return run_mpi_bench(a, runnable_isa(a.isa));
   if (a.ranks > 1) throw CommandError(kExitUsage, "--ranks needs --target mpi");
   if (a.decomposition != "slab" || !a.grid.empty() || a.overlap > 1)

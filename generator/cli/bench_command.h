@@ -40,6 +40,12 @@ struct BenchArgs {
   int ranks = 1;               // --ranks P
   std::string decomposition = "slab", grid;  // --decomposition slab|pencil, --grid P0xP1 (3D)
   int overlap = 1;                            // --overlap K (pencils)
+  // --target cuda (bench_cuda_command.h): GPU kernels against cuFFT
+  bool batch_auto = false;     // --batch auto: batches filling >= 256 MiB
+  std::string arch = "native";  // --arch: nvcc -arch
+  std::string keep;            // --keep DIR: each spec's files and scripts, kept
+  bool no_run = false;         // --no-run: with --keep, only write them
+  std::string results;         // --results FILE: the table of what DIR/run_all.sh printed
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -1,0 +1,266 @@
+#include "generator/measure/cuda_bench.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "generator/driver/io_layout.h"
+#include "generator/driver/pipeline.h"
+#include "generator/driver/size_limits.h"
+#include "generator/ir/print.h"
+#include "generator/measure/compile.h"
+
+namespace splgen::measure {
+
+namespace {
+
+constexpr const char *kKernelName = "splgen_bench_kernel";
+constexpr const char *kDefaultNvcc = "/usr/local/cuda/bin/nvcc";
+
+std::vector<int64_t> dims_of(const Spl &one) {
+  if (one->kind == SplKind::DFT) return {one->a};
+  if (one->kind == SplKind::DFTnd && one->perm.size() <= 3) return one->perm;  // cuFFT's ranks
+  throw FormulaError("bench --target cuda: times DFT(n), DFT(n1 x n2) and DFT(n1 x n2 x n3) specs (cuFFT's); not " + print(one));
+}
+
+int cufft_sign(const Spl &one) {
+  if (one->b == 1) return -1;
+  if (one->b == one->rows - 1) return 1;
+  throw FormulaError("bench --target cuda: cuFFT has forward and inverse transforms only; not " + print(one));
+}
+
+// A file of --keep DIR (or of the temporary directory); the scripts executable.
+void write_text(const std::filesystem::path &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw CudaKeepError("bench --target cuda: cannot write " + path.string());
+  if (path.extension() == ".sh")
+    std::filesystem::permissions(path, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                           std::filesystem::perms::others_exec, std::filesystem::perm_options::add);
+}
+
+// What one spec's program is built from, and how nvcc is called on it.
+struct Prepared {
+  std::string spec;
+  int64_t points = 0, batch = 1;
+  std::string defines;  // -DKERNEL=... -DRANK=... -DN1=... for kernel.cu and bench.cu
+};
+
+Prepared generate(const std::string &spec_text, const CudaBenchOptions &o, const std::filesystem::path &dir) {
+  driver::GenOptions g;
+  g.target = "cuda", g.precision = o.precision, g.inverse = o.inverse, g.name = kKernelName;
+  Prepared p{spec_text, driver::start(spec_text, g).spec->rows, o.batch, ""};
+  if (p.batch == 0) p.batch = auto_batch(p.points, o.precision);
+  g.io.batch = p.batch;
+  driver::Compilation c = driver::run_pipeline(spec_text, g);
+  const Spl one = driver::one_transform(c.spec, c.options.io);
+  const std::vector<int64_t> dims = dims_of(one);
+  std::string rank = fmt::format("-DRANK={}", dims.size());  // one macro each: nvcc splits -D values at commas
+  for (std::size_t d = 0; d < dims.size(); ++d) rank += fmt::format(" -DN{}={}", d + 1, dims[d]);
+  p.defines = fmt::format("-DKERNEL={} -DSPLGEN_FLOAT={} {} -DBATCH={} -DSIGN={} -DREPS={} -DMIN_SECONDS={}",
+                          kKernelName, o.precision == Precision::Float ? 1 : 0, rank, p.batch, cufft_sign(one),
+                          o.repetitions, o.min_sample_seconds);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw CudaKeepError(fmt::format("bench --target cuda: cannot create {}: {}", dir.string(), error.message()));
+  write_text((dir / "kernel.cu").string(), c.source);
+  write_text((dir / "bench.cu").string(), cuda_bench_program());
+  return p;
+}
+
+// nvcc's arguments after the compiler, in the spec's directory; `arch` and `rpath` as the
+// shell should see them (the script leaves both to its environment).
+std::string nvcc_arguments(const Prepared &p, const std::string &arch, const std::string &rpath) {
+  return fmt::format("-O3 -std=c++17 -arch={} {} kernel.cu bench.cu -o bench -lcufft -Xlinker -rpath={}", arch, p.defines,
+                     rpath);
+}
+
+std::string build_script(const Prepared &p, const CudaBenchOptions &o) {
+  return fmt::format(R"sh(#!/bin/sh
+# splgen bench --target cuda: {0}, batch {1}, {2}, {3} (docs/cuda.md, "Benchmarking on a GPU
+# machine"). Builds ./bench from kernel.cu and bench.cu with nvcc and runs it; it prints
+# "GPU <name>" and "RESULT <splgen ns> <cuFFT ns> <error vs cuFFT> <error vs reference> <copy GB/s>",
+# or "ERROR <what>". NVCC=PATH and ARCH=sm_XX override the compiler and the architecture;
+# --build-only: build, do not run.
+set -e
+cd "$(dirname "$0")"
+NVCC="${{NVCC:-$(command -v nvcc || echo {4})}}"
+"$NVCC" {5}
+if [ "$1" = --build-only ]; then exit 0; fi
+./bench
+)sh",
+                     p.spec, p.batch, o.precision == Precision::Float ? "float" : "double",
+                     o.inverse ? "inverse" : "forward", kDefaultNvcc,
+                     nvcc_arguments(p, "\"${ARCH:-" + o.arch + "}\"", "\"$(dirname \"$NVCC\")/../lib64\""));
+}
+
+std::string run_all_script(const std::vector<Prepared> &specs, const CudaBenchOptions &o) {
+  std::string out = "#!/bin/sh\n# splgen bench --target cuda: every spec's build_and_run.sh in turn, each announced by a\n"
+                    "# line \"SPEC <index> <spec> batch <B> <precision> <direction>\"; `splgen bench --target cuda\n"
+                    "# --results FILE` makes the table of what it prints (docs/cuda.md, \"Benchmarking on a GPU machine\").\n"
+                    "cd \"$(dirname \"$0\")\"\nstatus=0\n";
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    out += fmt::format("echo {}\nsh {}/build_and_run.sh || status=1\n",
+                       shell_quote(fmt::format("SPEC {} {} batch {} {} {}", i, specs[i].spec, specs[i].batch,
+                                               o.precision == Precision::Float ? "float" : "double",
+                                               o.inverse ? "inverse" : "forward")),
+                       i);
+  return out + "exit $status\n";
+}
+
+CudaBenchRow run_one(const Prepared &p, const std::filesystem::path &dir, const std::string &nvcc,
+                     const CudaBenchOptions &o, std::string &gpu) {
+  const std::string rpath = (std::filesystem::path(nvcc).parent_path() / ".." / "lib64").string();
+  const std::string compile = fmt::format("cd {} && {} {}", shell_quote(dir.string()), shell_quote(nvcc),
+                                          nvcc_arguments(p, o.arch, shell_quote(rpath)));
+  auto [status, output] = run_command(compile);
+  if (status != 0) throw CompileError(compile, status, output);
+  auto [code, out] = run_command(shell_quote((dir / "bench").string()));
+  CudaBenchRow row{p.spec, p.points, p.batch};
+  parse_cuda_output(out, code, row, gpu);
+  return row;
+}
+
+// The directory the specs' files go to: `keep`, or a temporary one removed at the end.
+std::filesystem::path spec_dir(const std::filesystem::path &root, std::size_t index) {
+  return root / std::to_string(index);
+}
+
+}  // namespace
+
+int64_t auto_batch(int64_t points, Precision precision) {
+  const int64_t bytes = 2 * points * (precision == Precision::Float ? 8 : 16);  // x and y
+  return std::max<int64_t>(1, std::min((kAutoBatchBytes + bytes - 1) / bytes, driver::kMaxPoints / points));
+}
+
+double CudaBenchRow::gbytes(Precision precision) const {
+  return 2.0 * (precision == Precision::Float ? 8.0 : 16.0) * double(points) * double(batch) / splgen_ns;
+}
+
+std::string find_nvcc() {
+  if (have_program("nvcc")) return "nvcc";
+  return std::filesystem::exists(kDefaultNvcc) ? kDefaultNvcc : "";
+}
+
+void parse_cuda_output(const std::string &output, int status, CudaBenchRow &row, std::string &gpu) {
+  std::istringstream lines(output);
+  bool found = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("GPU ", 0) == 0) gpu = line.substr(4);
+    if (line.rfind("ERROR no CUDA device", 0) == 0) throw CudaUnavailable(line.substr(6));
+    if (line.rfind("ERROR ", 0) == 0) throw std::runtime_error(line.substr(6));
+    if (line.rfind("RESULT ", 0) != 0) continue;
+    std::istringstream fields(line.substr(7));
+    double v[5];
+    std::string word;
+    for (double &x : v) {  // strtod: the reference error is "nan" when skipped, which >> refuses
+      char *end = nullptr;
+      x = fields >> word ? std::strtod(word.c_str(), &end) : 0;
+      if (!end || *end != '\0') throw std::runtime_error("the timing program printed an unreadable line: " + line);
+    }
+    row.splgen_ns = v[0], row.cufft_ns = v[1], row.error = v[2], row.error_reference = v[3], row.copy_gbytes = v[4];
+    found = true;
+  }
+  const std::string first = output.substr(0, output.find('\n'));
+  if (status != 0) throw std::runtime_error(fmt::format("the timing program failed (exit {}): {}", status, first));
+  if (!found) throw std::runtime_error("the timing program printed no RESULT line: " + first);
+}
+
+CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &o) {
+  CudaBenchResult result;
+  std::vector<std::string> blocks;  // each spec's lines, from its SPEC line on
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("SPEC ", 0) == 0) blocks.emplace_back();
+    if (!blocks.empty()) blocks.back() += line + "\n";
+  }
+  if (blocks.empty()) throw std::runtime_error("no \"SPEC\" line: not what run_all.sh prints");
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    // "SPEC <index> <spec> batch <B> <precision> <direction>": the spec may hold spaces
+    const std::string head = blocks[i].substr(0, blocks[i].find('\n'));
+    const std::size_t at = head.rfind(" batch ");
+    std::istringstream tail(at == std::string::npos ? "" : head.substr(at + 7));
+    CudaBenchRow row;
+    std::string precision, direction;
+    tail >> row.batch >> precision >> direction;
+    const std::size_t spec_at = head.find(' ', 5);
+    if (!tail || spec_at == std::string::npos || spec_at > at || (precision != "double" && precision != "float"))
+      throw std::runtime_error("an unreadable line: " + head);
+    row.spec = head.substr(spec_at + 1, at - spec_at - 1);
+    const Precision p = precision == "float" ? Precision::Float : Precision::Double;
+    if (i > 0 && (p != o.precision || (direction == "inverse") != o.inverse))
+      throw std::runtime_error("one table per precision and direction: " + head);
+    o.precision = p, o.inverse = direction == "inverse";
+    o.specs.push_back(row.spec);
+    row.points = driver::start(row.spec, driver::GenOptions{}).spec->rows;
+    try {
+      parse_cuda_output(blocks[i].substr(head.size() + 1), 0, row, result.gpu);
+    } catch (const std::runtime_error &e) {
+      throw std::runtime_error(fmt::format("{} failed: {}", row.spec, e.what()));
+    }
+    result.rows.push_back(row);
+  }
+  return result;
+}
+
+CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<void(const std::string &)> &progress) {
+  const std::string nvcc = o.no_run ? "" : find_nvcc();
+  if (!o.no_run && nvcc.empty())
+    throw CudaUnavailable("bench --target cuda needs nvcc, on PATH or at /usr/local/cuda/bin/nvcc: install the CUDA "
+                          "toolkit (or use --keep DIR --no-run and run DIR/run_all.sh where it is)");
+  TempDir temporary("splgen-cuda-bench");
+  const std::filesystem::path root = o.keep.empty() ? temporary.path() : std::filesystem::path(o.keep);
+  CudaBenchResult result;
+  std::vector<Prepared> prepared;
+  for (std::size_t i = 0; i < o.specs.size(); ++i) {
+    prepared.push_back(generate(o.specs[i], o, spec_dir(root, i)));
+    if (o.keep.empty()) continue;
+    const std::string script = (spec_dir(root, i) / "build_and_run.sh").string();
+    write_text(script, build_script(prepared.back(), o));
+    result.kept.push_back(script);
+  }
+  if (!o.keep.empty()) {
+    result.kept.push_back((root / "run_all.sh").string());
+    write_text(result.kept.back(), run_all_script(prepared, o));
+  }
+  if (o.no_run) return result;
+  for (std::size_t i = 0; i < prepared.size(); ++i) {
+    progress(fmt::format("{} batch {} ... ", prepared[i].spec, prepared[i].batch));
+    try {
+      result.rows.push_back(run_one(prepared[i], spec_dir(root, i), nvcc, o, result.gpu));
+    } catch (const CudaUnavailable &e) {
+      throw CudaUnavailable(fmt::format("bench --target cuda: {}", e.what()));
+    } catch (const CompileError &) {
+      throw;
+    } catch (const std::runtime_error &e) {
+      throw std::runtime_error(fmt::format("bench --target cuda: {} failed: {}", prepared[i].spec, e.what()));
+    }
+    progress(fmt::format("{:.2f}x\n", result.rows.back().cufft_ns / result.rows.back().splgen_ns));
+  }
+  return result;
+}
+
+std::string format_cuda_table(const CudaBenchOptions &o, const CudaBenchResult &result) {
+  std::string out = fmt::format("# {}, {}, {}; cuFFT cufftPlanMany; cudaEvent timing, interleaved, medians; "
+                                "error vs reference: nan above 2^14 points\n",
+                                result.gpu.empty() ? "unknown GPU" : result.gpu,
+                                o.precision == Precision::Float ? "float" : "double", o.inverse ? "inverse" : "forward");
+  out += fmt::format("{:<24} {:>9} {:>9} {:>14} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7}\n", "spec", "n", "batch",
+                     "splgen Gflop/s", "cuFFT Gflop/s", "ratio", "vs cuFFT", "vs ref", "GB/s", "% copy");
+  for (const CudaBenchRow &r : result.rows) {
+    const double flops = 5.0 * double(r.points) * std::log2(double(r.points)) * double(r.batch);
+    const double gbytes = r.gbytes(o.precision);
+    out += fmt::format("{:<24} {:>9} {:>9} {:>14.2f} {:>13.2f} {:>7.2f}x {:>10.2e} {:>10.2e} {:>9.1f} {:>6.1f}%\n", r.spec,
+                       r.points, r.batch, flops / r.splgen_ns, flops / r.cufft_ns, r.cufft_ns / r.splgen_ns, r.error,
+                       r.error_reference, gbytes, 100.0 * gbytes / r.copy_gbytes);
+  }
+  return out;
+}
+
+}  // namespace splgen::measure
