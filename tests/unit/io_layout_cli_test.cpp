@@ -121,9 +121,9 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "IRDFT(4 x 6)", "--format", "split"}, "are not built yet");
   expect_error({"gen", "RDFT(8)", "--format", "split", "--in-place"}, "--format split --in-place: RDFT(8) has a real side");
   expect_error({"gen", "DFT(8)", "--format", "planar"}, "--format");
-  expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, ranks, a target other than cpp, streamed loops, tags or block layouts are not built yet");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--threads", "2"}, "with threads, ranks, a target other than cpp or cuda, streamed loops, tags or block layouts are not built yet");
   expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
-  expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp");
+  expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp or cuda");
   expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
 }
 
