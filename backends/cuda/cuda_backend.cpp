@@ -258,8 +258,12 @@ struct Printer {
     const int64_t lanes = lane_count(s);
     std::string out = fmt::format("  for ({i} e = threadIdx.y * blockDim.x + threadIdx.x; e < {}; e += blockDim.x * blockDim.y) {{\n",
                                   lanes * k.groups_per_block, fmt::arg("i", index));
-    out += fmt::format("    const {i} row = e / {l}, {lane} = e % {l};\n", fmt::arg("i", index), fmt::arg("l", lanes),
-                       fmt::arg("lane", var_name(s.lanes.at(0).id)));
+    if (s.groups_fastest)  // the groups' columns side by side: consecutive threads, consecutive groups
+      out += fmt::format("    const {i} row = e % {g}, {lane} = e / {g};\n", fmt::arg("i", index), fmt::arg("g", k.groups_per_block),
+                         fmt::arg("lane", var_name(s.lanes.at(0).id)));
+    else
+      out += fmt::format("    const {i} row = e / {l}, {lane} = e % {l};\n", fmt::arg("i", index), fmt::arg("l", lanes),
+                         fmt::arg("lane", var_name(s.lanes.at(0).id)));
     out += fmt::format("    const {} {} = blockIdx.x * {} + row;\n", index, var_name(k.groups.at(0).id), k.groups_per_block);
     out += fmt::format("    if ({} < {}) {{\n", var_name(k.groups.at(0).id), groups);
     for (int id : k.shared)

@@ -12,6 +12,7 @@
 
 #include "backends/registry.h"
 #include "generator/driver/builtin_backends.h"
+#include "generator/driver/gpu_spec.h"
 #include "generator/driver/ranks.h"
 #include "generator/driver/size_limits.h"
 #include "generator/driver/streaming.h"
@@ -391,6 +392,8 @@ expand::Expansion run_expand(Compilation &c) {
     Spl plan = spec == c.spec ? formula : make_tagged(spec->tag, own_tag ? formula->children[0] : formula);
     return expand_plan(c.spec, plan, breakdown, c.options);
   }
+  if (backend_of(c.options).prints_gpu_programs())  // stages that fit a block's shared memory (gpu_spec.h)
+    spec = gpu_spec(spec, gpu_factor_max(c.options.precision == Precision::Float));
   expand::ExpandOptions o = expand_options(c.options);
   // A batch run across (io_layout.h): DFT(n) up to the codelet size is one codelet, not split
   // for vector loops inside it (AVX-512 double, 1000 x DFT(16): 0.82x FFTW split, 1.00x one codelet).
@@ -432,7 +435,8 @@ Sigma run_lower(const Compilation &c, const Spl &f) {
   std::vector<const Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
   for (const Rule *rule : rules_in_force(c).all())
     if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == SplKind::Tagged) lowering.push_back(rule);
-  return lower::lower_with_rules(f, lowering);
+  return lower::lower_with_rules(f, lowering,
+                                 backend_of(c.options).prints_gpu_programs() ? lower::kNoBlocking : lower::LoweringKnobs::kBlockPoints);
 }
 
 // The loop IR, and the complex form of a kernel that is one codelet on a vector target when

@@ -81,7 +81,8 @@ std::string to_string(const GpuProgram &p) {
       f.body = s.body;
       std::string body = to_string(f);
       body = body.substr(body.find("\n", body.rfind("  buffer ")) + 1);  // the statements only
-      out += fmt::format("  stage: lanes ({}){}, then barrier\n{}", vars(s.lanes), s.cooperative ? " cooperative" : "", body);
+      out += fmt::format("  stage: lanes ({}){}, then barrier\n{}", vars(s.lanes),
+                         s.cooperative ? (s.groups_fastest ? " cooperative, groups fastest" : " cooperative") : "", body);
     }
   }
   return out;

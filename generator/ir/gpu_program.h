@@ -21,6 +21,9 @@ struct GpuStage {
   // The block's groups and lanes together are shared out over all the block's threads (a
   // coalesced copy of a whole block's contiguous data, the GPU paper's first step).
   bool cooperative = false;
+  // Cooperative: consecutive threads take consecutive groups (a column of groups side by side
+  // in memory), else consecutive lanes.
+  bool groups_fastest = false;
   Stmt body;
 };
 

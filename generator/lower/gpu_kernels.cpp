@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <numeric>
 #include <set>
 
 #include "generator/ir/loop_visitor.h"
@@ -140,7 +141,7 @@ std::vector<GpuStage> split_stages(const std::vector<Stmt> &stmts) {
   std::vector<GpuStage> stages;
   std::vector<Stmt> straight;
   auto flush = [&] {
-    if (!straight.empty()) stages.push_back(GpuStage{{}, false, make_block(straight)});
+    if (!straight.empty()) stages.push_back(GpuStage{{}, false, false, make_block(straight)});
     straight.clear();
   };
   for (const Stmt &s : stmts) {
@@ -268,17 +269,64 @@ GpuKernel grid_kernel(const Function &f, const std::vector<LoopVar> &vars, const
   GpuKernel k;
   k.groups = coalescing_order(vars, body, f, true);
   k.groups_per_block = int(std::min<int64_t>(knobs.grid_block_threads, k.group_count()));
-  k.stages.push_back(GpuStage{{}, false, body});
+  k.stages.push_back(GpuStage{{}, false, false, body});
   return k;
 }
 
 // ---- one kernel, the groups' temporaries in shared memory --------------------------------------
 
-// Loads of x (stores to y) go to the shared copy `local` at the index less the group's offset.
+// Where one group's accesses of a global buffer lie: group * step + offset + stride * e for e in
+// [0, count), a progression a block can copy through shared memory (a row of x when a group
+// is a transform of a batch; a column when it is one of the DFT(k)s of a four-step stage).
+struct Footprint {
+  int64_t step = 0, offset = 0, stride = 1, count = 0;
+};
+
+std::optional<Footprint> footprint(const std::vector<GpuStage> &stages, int buffer, const LoopVar &g) {
+  std::optional<int64_t> step;
+  std::vector<Affine> rests;
+  for (const GpuStage &s : stages)
+    for (const auto &[b, index] : accesses_of(s.body).all) {
+      if (b != buffer) continue;
+      auto split = split_var(index, g.id);
+      if (!split || (step && *step != split->first)) return std::nullopt;
+      step = split->first;
+      const Affine *rest = as_affine(split->second);
+      if (!rest) return std::nullopt;
+      rests.push_back(*rest);
+    }
+  if (rests.empty()) return std::nullopt;
+  Footprint fp;
+  fp.step = *step;
+  int64_t stride = 0, lo = INT64_MAX, hi = INT64_MIN;
+  for (const Affine &a : rests) {
+    for (const auto &t : a.terms) stride = std::gcd(stride, std::abs(t.second));
+    lo = std::min(lo, a.min()), hi = std::max(hi, a.max());
+  }
+  fp.stride = std::max<int64_t>(stride, 1), fp.offset = lo;
+  for (const Affine &a : rests)
+    if ((a.c0 - lo) % fp.stride != 0) return std::nullopt;
+  fp.count = (hi - lo) / fp.stride + 1;
+  return fp;
+}
+
+// Whether the groups' footprints are disjoint (needed where the copy writes the buffer).
+bool disjoint(const Footprint &fp, int64_t groups) {
+  if (groups == 1) return true;
+  const int64_t step = std::abs(fp.step);
+  if (fp.stride == 1) return step >= fp.count;                  // rows one after another
+  return step >= 1 && step * groups <= fp.stride && step > 0;   // columns side by side
+}
+
+// Accesses of `global` go to the shared copy `local`: element (index - group step - offset) / stride.
 struct Restage : LoopMutator {
   int global, local, group;
-  Restage(int g, int l, int var) : global(g), local(l), group(var) {}
-  Idx moved(const Idx &index) const { return split_var(index, group)->second; }
+  Footprint fp;
+  Restage(int g, int l, int var, Footprint f) : global(g), local(l), group(var), fp(f) {}
+  Idx moved(const Idx &index) const {
+    const Affine rest = *as_affine(split_var(index, group)->second);
+    return idx_affine(exact_div(rest + (-fp.offset), fp.stride));
+  }
   Expr mutate_load(const Expr &e) override {
     return e->buffer == global ? e_load(local, moved(e->index), e->part) : e;
   }
@@ -287,20 +335,6 @@ struct Restage : LoopMutator {
     return s->buffer == global ? make_store(local, moved(s->index), s->part, v) : make_store(s->buffer, s->index, s->part, v);
   }
 };
-
-// Whether every access of `buffer` in the stages is group * size + an offset in [0, size): a
-// contiguous slice per group that a block can copy with consecutive threads.
-bool contiguous_per_group(const std::vector<GpuStage> &stages, int buffer, const LoopVar &g, int64_t size) {
-  for (const GpuStage &s : stages)
-    for (const auto &[b, index] : accesses_of(s.body).all) {
-      if (b != buffer) continue;
-      auto split = split_var(index, g.id);
-      if (!split || split->first != size) return false;
-      auto range = bounds(split->second);
-      if (!range || range->first < 0 || range->second >= size) return false;
-    }
-  return true;
-}
 
 bool loads_from(const std::vector<GpuStage> &stages, int buffer) {
   struct Loads : LoopVisitor {
@@ -317,23 +351,37 @@ bool loads_from(const std::vector<GpuStage> &stages, int buffer) {
   return false;
 }
 
-bool narrow_access(const std::vector<GpuStage> &stages, int buffer) {
-  for (const GpuStage &s : stages)
-    for (const auto &[b, index] : accesses_of(s.body).all)
-      if (b == buffer && lane_count(s) < 32) return true;  // fewer lanes than a warp
+// Whether a stage touches `buffer` in fewer lanes than a warp, or with no lane variable
+// stepping through it one element at a time (consecutive threads, scattered addresses).
+bool uncoalesced_access(const std::vector<GpuStage> &stages, int buffer) {
+  for (const GpuStage &s : stages) {
+    bool touches = false, unit = false;
+    for (const auto &[b, index] : accesses_of(s.body).all) {
+      if (b != buffer) continue;
+      touches = true;
+      for (const LoopVar &v : s.lanes) {
+        auto split = split_var(index, v.id);
+        unit |= split && std::abs(split->first) == 1;
+      }
+    }
+    if (touches && (lane_count(s) < 32 || !unit)) return true;
+  }
   return false;
 }
 
-// Copies between global buffer `global` and its shared copy `local`, one group's slice.
-GpuStage copy_stage(int from, int to, int64_t size, const LoopVar &g, int next_var, bool into_local) {
-  LoopVar lane{next_var, size};
-  const Idx global_index = idx_affine(Affine::var(g, size) + Affine::var(lane));
+// Copies between a global buffer and its shared copy, one group's footprint; consecutive
+// threads take consecutive addresses: along the footprint, or across the groups (columns).
+GpuStage copy_stage(int from, int to, const Footprint &fp, const LoopVar &g, int next_var, bool into_local) {
+  LoopVar lane{next_var, fp.count};
+  const Idx global_index = idx_affine(Affine::var(g, fp.step) + Affine::var(lane, fp.stride) + fp.offset);
   const Idx local_index = idx_affine(Affine::var(lane));
   std::vector<Stmt> body;
   for (int part : {0, 1})
     body.push_back(make_store(to, into_local ? local_index : global_index, part,
                               e_load(from, into_local ? global_index : local_index, part)));
-  return GpuStage{{lane}, true, make_block(body)};
+  GpuStage s{{lane}, true, false, make_block(body)};
+  s.groups_fastest = fp.stride != 1 && std::abs(fp.step) == 1;
+  return s;
 }
 
 int next_var_id(const Function &f) {
@@ -358,27 +406,33 @@ int add_shared_copy(Function &f, int64_t size, const std::string &name) {
   return b.id;
 }
 
-// x (y) through shared memory where a stage reads (writes) it in fewer lanes than a warp.
-// x (y) through shared memory where a stage reads (writes) it in fewer lanes than a warp, and y
-// wherever a stage reads it back (an intermediate vector: in shared memory it costs no global
-// round trip). y an earlier kernel wrote is copied in first.
+// Global buffers through shared memory: where a stage reads or writes one uncoalesced
+// (uncoalesced_access), and where a stage reads back what one wrote (an intermediate vector:
+// in shared memory it costs no global round trip). A read-back buffer an earlier kernel may
+// have written is copied in first; x always is.
 std::vector<int> stage_through_shared(Function &f, const LoopVar &g, std::vector<GpuStage> &stages, int64_t &shared_elements,
-                                      int64_t shared_limit, int real_bytes, bool y_written_before) {
+                                      int64_t shared_limit, int real_bytes, bool y_written_before,
+                                      const std::vector<int> &shared_temps) {
   std::vector<int> added;
   int var = next_var_id(f);
-  for (int global : {kInputBuffer, kOutputBuffer}) {
-    const int64_t size = f.buffers[std::size_t(global)].size / g.extent;
-    const bool read_back = global == kOutputBuffer && loads_from(stages, global);
-    if (size * g.extent != f.buffers[std::size_t(global)].size || !(narrow_access(stages, global) || read_back) ||
-        !contiguous_per_group(stages, global, g, size) || shared_elements + shared_row_elements(size, real_bytes) > shared_limit)
+  std::vector<int> candidates = {kInputBuffer, kOutputBuffer};
+  for (const Buffer &b : f.buffers)
+    if (b.role == BufferRole::Temp && std::find(shared_temps.begin(), shared_temps.end(), b.id) == shared_temps.end())
+      candidates.push_back(b.id);
+  for (int global : candidates) {
+    const bool stored = !std::all_of(stages.begin(), stages.end(), [&](const GpuStage &s) { return !written(s.body).count(global); });
+    const bool read_back = stored && loads_from(stages, global);
+    const std::optional<Footprint> fp = footprint(stages, global, g);
+    if (!fp || !(uncoalesced_access(stages, global) || read_back) || (stored && !disjoint(*fp, g.extent)) ||
+        shared_elements + shared_row_elements(fp->count, real_bytes) > shared_limit)
       continue;
-    const int local = add_shared_copy(f, size, global == kInputBuffer ? "xs" : "ys");
-    Restage restage(global, local, g.id);
+    const int local = add_shared_copy(f, fp->count, global == kInputBuffer ? "xs" : global == kOutputBuffer ? "ys" : "ts");
+    Restage restage(global, local, g.id, *fp);
     for (GpuStage &s : stages) s.body = restage.mutate(s.body);
-    if (global == kInputBuffer || (read_back && y_written_before))
-      stages.insert(stages.begin(), copy_stage(global, local, size, g, var++, true));
-    if (global == kOutputBuffer) stages.push_back(copy_stage(local, global, size, g, var++, false));
-    shared_elements += shared_row_elements(size, real_bytes);
+    const bool written_before = global == kOutputBuffer ? y_written_before : f.buffers[std::size_t(global)].role == BufferRole::Temp;
+    if (!stored || (read_back && written_before)) stages.insert(stages.begin(), copy_stage(global, local, *fp, g, var++, true));
+    if (stored) stages.push_back(copy_stage(local, global, *fp, g, var++, false));
+    shared_elements += shared_row_elements(fp->count, real_bytes);
     added.push_back(local);
   }
   return added;
@@ -390,7 +444,7 @@ GpuKernel fused_kernel(Function &f, const std::vector<LoopVar> &groups, std::vec
   int64_t shared = 0;
   for (int id : shared_temps) shared += shared_row_elements(f.buffers[std::size_t(id)].size, knobs.real_bytes);
   std::vector<int> staged;
-  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, knobs.real_bytes, y_written_before);
+  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, knobs.real_bytes, y_written_before, shared_temps);
   for (GpuStage &s : stages)
     if (!s.cooperative) s.lanes = coalescing_order(s.lanes, s.body, f, false);
   GpuKernel k;
