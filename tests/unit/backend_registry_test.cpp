@@ -66,7 +66,7 @@ TEST(BackendRegistry, RefusesWhatItDoesNotAccept) {
     driver::start("DFT(8)", o);
     FAIL() << "an unknown target was accepted";
   } catch (const FormulaError &e) {
-    EXPECT_STREQ(e.what(), "unknown target 'no-such-backend' (one of: cpp, mpi, toy)");  // sorted
+    EXPECT_STREQ(e.what(), "unknown target 'no-such-backend' (one of: cpp, cuda, mpi, toy)");  // sorted
   }
 }
 
