@@ -16,6 +16,8 @@
 #   subdirectory  add_subdirectory(SOURCE_DIR): build (splgen included), run the app
 #   fetchcontent  FetchContent_Declare(splgen SOURCE_DIR SOURCE_DIR): build, run the app
 #   cross         a cross build: SPLGEN_EXECUTABLE names the host splgen, ISA avx2 generated
+#   cuda          TARGET cuda (CONSUMER_CUDA=ON): the .cu kernel generated and built with nvcc,
+#                 its app run where there is a GPU; exit 77 (skipped) without nvcc
 #   generator_only  splgen configured with SPLGEN_WITH_FFTW=OFF: the generator builds and runs
 #                 without FFTW3 (nothing links it), selftest checks a kernel, and bench/search say
 #                 why they are missing
@@ -228,6 +230,22 @@ case "$mode" in
     else
       echo "not Ninja: configure checked only"
     fi
+    ;;
+
+  cuda)
+    nvcc="$(command -v nvcc || true)"
+    [[ -n "$nvcc" || ! -x /usr/local/cuda/bin/nvcc ]] || nvcc=/usr/local/cuda/bin/nvcc
+    if [[ -z "$nvcc" ]]; then echo "consumer cuda: skipped: no nvcc (the CUDA toolkit)"; exit 77; fi
+    dir="$work/cuda"
+    configure "$dir" -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
+      -DCMAKE_CUDA_ARCHITECTURES=80 -DCONSUMER_SIZE=256
+    cmake --build "$dir" --target consumer_gpu_app
+    grep -q "__global__" "$dir/splgen/fft_gpu.cu" || fail "no CUDA kernel generated"
+    set +e
+    "$dir/consumer_gpu_app"
+    status=$?
+    set -e
+    [[ $status -eq 0 || $status -eq 77 ]] || fail "consumer_gpu_app failed ($status)"
     ;;
 
   *)
