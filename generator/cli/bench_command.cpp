@@ -37,14 +37,6 @@ CLI::Validator sizes_validator() {
       "");
 }
 
-// The compiler's first error line is the useful part of a failed compilation.
-std::string first_error(const std::string &output) {
-  std::size_t at = output.find("error");
-  std::size_t begin = at == std::string::npos ? 0 : output.rfind('\n', at);
-  begin = begin == std::string::npos || at == std::string::npos ? 0 : begin + 1;
-  return output.substr(begin, output.find('\n', begin) - begin);
-}
-
 // "RDFT(n)", "DFT(n)": with --sizes, the transform timed at each size; "" if SPEC is not of that form.
 std::string size_template_kind(const std::string &spec) {
   if (spec.size() < 4 || spec.compare(spec.size() - 3, 3, "(n)") != 0) return "";
@@ -175,7 +167,7 @@ int run_mpi_bench(const BenchArgs &a, Isa isa) {
   try {
     rows = measure::run_mpi_bench(o, progress);
   } catch (const measure::CompileError &e) {
-    throw CommandError(kExitInternal, fmt::format("cannot compile the MPI benchmark: {}: {}", e.command, first_error(e.output)));
+    throw CommandError(kExitInternal, fmt::format("cannot compile the MPI benchmark: {}: {}", e.command, e.first_error()));
   } catch (const std::runtime_error &e) {
     if (dynamic_cast<const FormulaError *>(&e)) throw;
     throw CommandError(kExitInternal, e.what());
@@ -234,7 +226,7 @@ int run_bench(const BenchArgs &a) {
     // With the user's compiler or flags the fault is likely theirs; with ours, it is a bug.
     bool users = !a.compiler.empty() || a.flags != BenchArgs{}.flags;
     throw CommandError(users ? kExitUsage : kExitInternal,
-                       fmt::format("cannot compile the kernels: {}: {}", e.command, first_error(e.output)));
+                       fmt::format("cannot compile the kernels: {}: {}", e.command, e.first_error()));
   } catch (...) {
     if (line_open) std::cerr << std::endl;
     throw;

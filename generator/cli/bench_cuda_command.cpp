@@ -18,15 +18,6 @@ namespace splgen::cli {
 
 namespace {
 
-// The compiler's first error line is the useful part of a failed compilation.
-std::string first_error(const std::string &output) {
-  std::size_t at = output.find("error");
-  if (at == std::string::npos) return output.substr(0, output.find('\n'));
-  std::size_t begin = output.rfind('\n', at);
-  begin = begin == std::string::npos ? 0 : begin + 1;
-  return output.substr(begin, output.find('\n', begin) - begin);
-}
-
 // What bench --target cuda does not take: the CPU's options, and layouts other than a batch.
 void check_cuda_options(const BenchArgs &a) {
   if (a.ranks > 1 || a.decomposition != "slab" || !a.grid.empty() || a.overlap > 1)
@@ -140,7 +131,7 @@ int run_cuda_bench(const BenchArgs &a) {
       throw;
     } catch (const measure::CompileError &e) {
       throw CommandError(kExitInternal, fmt::format("cannot compile the CUDA benchmark: {}: {}", e.command,
-                                                    first_error(e.output)));
+                                                    e.first_error()));
     } catch (const measure::CudaUnavailable &e) {
       throw CommandError(kExitUsage, e.what());
     } catch (const measure::CudaKeepError &e) {

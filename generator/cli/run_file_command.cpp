@@ -63,13 +63,6 @@ driver::GenOptions gen_options(const RunFileArgs &a, Isa isa) {
   return g;
 }
 
-std::string first_error(const std::string &output) {
-  std::size_t at = output.find("error");
-  std::size_t begin = at == std::string::npos ? 0 : output.rfind('\n', at);
-  begin = begin == std::string::npos || at == std::string::npos ? 0 : begin + 1;
-  return output.substr(begin, output.find('\n', begin) - begin);
-}
-
 std::string mib(double bytes) {
   if (bytes >= double(1 << 30)) return fmt::format("{:.2f} GiB", bytes / double(1 << 30));
   if (bytes >= double(1 << 20)) return fmt::format("{:.1f} MiB", bytes / double(1 << 20));
@@ -130,7 +123,7 @@ int run_run_file(const RunFileArgs &a) {
   } catch (const kernel::CompileError &e) {
     bool users = !a.compiler.empty() || a.flags != RunFileArgs{}.flags;
     throw CommandError(users ? kExitUsage : kExitInternal,
-                       fmt::format("cannot compile the kernel: {}: {}", e.command, first_error(e.output)));
+                       fmt::format("cannot compile the kernel: {}: {}", e.command, e.first_error()));
   }
   const double compiled = seconds_since(compiling);
 

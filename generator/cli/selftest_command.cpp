@@ -56,14 +56,6 @@ std::string read_source(const std::string &path) {
   return text.str();
 }
 
-// The compiler's first error line is the useful part of a failed compilation.
-std::string first_error(const std::string &output) {
-  std::size_t at = output.find("error");
-  std::size_t begin = at == std::string::npos ? 0 : output.rfind('\n', at);
-  begin = begin == std::string::npos || at == std::string::npos ? 0 : begin + 1;
-  return output.substr(begin, output.find('\n', begin) - begin);
-}
-
 }  // namespace
 
 CLI::App *add_selftest_command(CLI::App &app, SelftestArgs &a) {
@@ -122,7 +114,7 @@ kernel::SharedObject compile_and_load(const SelftestArgs &a, const KernelUnderTe
     // With the user's compiler, flags or file the fault is likely theirs; with ours, a bug in splgen.
     bool users = !a.compiler.empty() || a.flags != SelftestArgs{}.flags || !a.source.empty();
     throw CommandError(users ? kExitUsage : kExitInternal,
-                       fmt::format("cannot compile the kernel: {}: {}", e.command, first_error(e.output)));
+                       fmt::format("cannot compile the kernel: {}: {}", e.command, e.first_error()));
   }
 }
 

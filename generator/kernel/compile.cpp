@@ -171,4 +171,11 @@ std::string TempDir::write(const std::string &name, const std::string &contents)
   return p;
 }
 
+std::string CompileError::first_error() const {
+  const std::size_t at = output.find("error");
+  std::size_t begin = at == std::string::npos ? 0 : output.rfind('\n', at);
+  begin = begin == std::string::npos || at == std::string::npos ? 0 : begin + 1;
+  return output.substr(begin, output.find('\n', begin) - begin);
+}
+
 }  // namespace splgen::kernel

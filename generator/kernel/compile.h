@@ -22,6 +22,8 @@ namespace splgen::kernel {
 struct CompileError : std::runtime_error {
   std::string command, output;
   CompileError(const std::string &command, int status, const std::string &output);
+  // The compiler's first line that says "error" (else its first line): the useful part.
+  std::string first_error() const;
 };
 
 // Compiles the sources into a shared object with

@@ -53,15 +53,6 @@ std::unique_ptr<T, AlignedFree<T>> aligned_buffer(std::size_t count) {
   return std::unique_ptr<T, AlignedFree<T>>(p);
 }
 
-// The first line of the compiler's output that says "error".
-std::string first_error(const std::string &output) {
-  std::size_t at = output.find("error");
-  if (at == std::string::npos) return output.substr(0, output.find('\n'));
-  std::size_t begin = output.rfind('\n', at);
-  begin = begin == std::string::npos ? 0 : begin + 1;
-  return output.substr(begin, output.find('\n', begin) - begin);
-}
-
 template <class T>
 void check_and_time(const Spl &node, const std::vector<std::size_t> &loaded,
                     const std::vector<void (*)(T *, const T *)> &kernels, std::vector<Evaluation> &out,
@@ -193,7 +184,7 @@ std::vector<Evaluation> evaluate_plans(const Spl &node, const std::vector<Plan> 
         std::lock_guard<std::mutex> lock(mutex);
         for (std::size_t i : members[u]) {
           out[i].status = Evaluation::Status::CompileError;
-          out[i].message = e.command + ": " + first_error(e.output);
+          out[i].message = e.command + ": " + e.first_error();
         }
       } catch (const std::exception &e) {
         if (stop && stop()) continue;
