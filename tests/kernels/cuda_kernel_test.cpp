@@ -13,6 +13,7 @@
 #include <complex>
 #include <filesystem>
 #include <random>
+#include <regex>
 
 #include "generator/driver/pipeline.h"
 #include "generator/lower/gpu_kernels.h"
@@ -162,6 +163,76 @@ TEST(CudaKernels, UnsupportedLayoutsAreRefusedInOneLine) {
 
 TEST(CudaKernels, GenerationIsDeterministic) {
   EXPECT_EQ(generate({"DFT(4096)", 8}).source, generate({"DFT(4096)", 8}).source);
+}
+
+// The printed .cu made into C++ for tests/support/cuda_emulation.h: the runtime header swapped,
+// each launch K<<<grid, block, bytes, stream>>>(args) an emulated_launch (its threads at once
+// where K has barriers), the extern shared array this block's memory.
+std::string emulated_source(const std::string &cu) {
+  std::string out = std::regex_replace(cu, std::regex("#include <cuda_runtime.h>"), "#include \"cuda_emulation.h\"");
+  out = std::regex_replace(out, std::regex(R"(extern __shared__ (\w+) splgen_shared\[\];)"),
+                           "$1 *splgen_shared = reinterpret_cast<$1 *>(emulated_shared);");
+  const std::regex launch(R"((\w+)<<<(\d+), (dim3\(\d+, \d+\)), (\d+), stream>>>\(([^)]*)\);)");
+  std::string result;
+  auto begin = std::sregex_iterator(out.begin(), out.end(), launch);
+  std::size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch &m = *it;
+    const std::size_t body = out.find(" " + m[1].str() + "(");
+    const std::size_t next = out.find("__global__", body);
+    const bool barriers = out.substr(body, next == std::string::npos ? std::string::npos : next - body).find("__syncthreads") !=
+                          std::string::npos;
+    result += out.substr(last, std::size_t(m.position(0)) - last);
+    result += fmt::format("emulated_launch({}, {}, {}, {}, [&] {{ {}({}); }});", m[2].str(), m[3].str(), m[4].str(),
+                          barriers ? "true" : "false", m[1].str(), m[5].str());
+    last = std::size_t(m.position(0) + m.length(0));
+  }
+  return result + out.substr(last);
+}
+
+// The printed code itself, launches, indices, shared memory and barriers included, on the CPU.
+TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
+  if (!test::have_program(test::default_compiler())) GTEST_SKIP() << "no C++ compiler";
+  const std::vector<Case> cases = {{"DFT(64)", 37},        {"DFT(16)", 100},     {"DFT(1024)", 5},
+                                   {"DFT(60)", 3, true},   {"DFT(16 x 12)", 2},  {"DFT(4096)", 3},
+                                   {"DFT(65536)", 2, false, Precision::Float},   {"DFT(1048576)"}};
+  test::TempDir dir("splgen-cuda-emulated");
+  std::vector<std::string> sources;
+  std::vector<driver::Compilation> compiled;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    driver::GenOptions g;
+    g.target = "cuda", g.io.batch = cases[i].batch, g.inverse = cases[i].inverse, g.precision = cases[i].precision;
+    g.name = fmt::format("emulated{}", i);
+    compiled.push_back(driver::run_pipeline(cases[i].spec, g));
+    sources.push_back(dir.write(fmt::format("k{}.cpp", i), emulated_source(compiled.back().source)));
+  }
+  const std::string so = test::compile_shared_object(sources, dir.file("k.so"), "",
+                                                     fmt::format("-O1 -w -pthread -I{}", SPLGEN_TEST_SUPPORT_DIR));
+  test::SharedObject lib(so);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(fmt::format("{} --batch {}{}", cases[i].spec, cases[i].batch, cases[i].precision == Precision::Float ? " float" : ""));
+    const driver::Compilation &c = compiled[i];
+    const std::size_t n = std::size_t(c.spec->rows);
+    std::mt19937_64 rng(n + i);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::vector<cplx> x(n);
+    for (cplx &v : x) v = {uniform(rng), uniform(rng)};
+    const std::vector<cplx> want = interpret(c.program.loops, x);  // the sequential program (checked above)
+    std::vector<cplx> got(n);
+    auto *kernel = lib.symbol<int(void *, const void *, void *)>(fmt::format("emulated{}", i));
+    if (cases[i].precision == Precision::Float) {
+      std::vector<float> xf(2 * n), yf(2 * n, std::nanf(""));
+      for (std::size_t k = 0; k < n; ++k) xf[2 * k] = float(x[k].real()), xf[2 * k + 1] = float(x[k].imag());
+      ASSERT_EQ(kernel(yf.data(), xf.data(), nullptr), 0);
+      for (std::size_t k = 0; k < n; ++k) got[k] = {yf[2 * k], yf[2 * k + 1]};
+      EXPECT_LE(test::relative_rms_error(got, want), 1e-5);
+    } else {
+      std::vector<double> yd(2 * n, std::nan(""));
+      ASSERT_EQ(kernel(yd.data(), x.data(), nullptr), 0);
+      for (std::size_t k = 0; k < n; ++k) got[k] = {yd[2 * k], yd[2 * k + 1]};
+      EXPECT_LE(test::relative_rms_error(got, want), 1e-13);
+    }
+  }
 }
 
 // nvcc: the CUDA toolkit's compiler (DEVELOPERS.md), on PATH or in /usr/local/cuda.
