@@ -359,6 +359,10 @@ lower::RankProgram run_pencils(const Compilation &c) {
 
 expand::Expansion run_expand(Compilation &c) {
   distributed_kernel(c);  // refuses what cannot be before the expansion runs
+  if (c.options.threads > 1 && !consumes(c, TagKind::Smp))
+    throw FormulaError(fmt::format("--threads {}: target '{}' does not run CPU threads ({}; docs/threads.md)", c.options.threads,
+                                   c.options.target, c.options.target == "cuda" ? "its threads are the GPU's, docs/cuda.md"
+                                                                                : "--threads is for the cpp target"));
   if (c.options.local_memory > 0 && !has_tag(c.spec, TagKind::Stream) && !block_layout_kernel(c))
     throw FormulaError("--local-memory is the local memory of streamed loops: the spec has no stream(s), tiled(k) or "
                        "cubic(k) tag (docs/streaming.md)");

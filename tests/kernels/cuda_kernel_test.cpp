@@ -159,6 +159,8 @@ TEST(CudaKernels, UnsupportedLayoutsAreRefusedInOneLine) {
   }
   g.io.in_place = false;
   EXPECT_THROW(driver::run_pipeline("RDFT(64)", g), FormulaError);
+  g.threads = 2;  // the GPU's threads are its own
+  EXPECT_THROW(driver::run_pipeline("DFT(64)", g), FormulaError);
 }
 
 TEST(CudaKernels, GenerationIsDeterministic) {
