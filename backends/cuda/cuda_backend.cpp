@@ -324,7 +324,7 @@ struct Printer {
   std::string launch(const GpuKernel &k, std::size_t number) const {
     std::string args = "y, x";
     for (int id : scratch_of(k)) args += ", " + buffer_name(id);
-    const bool grid = k.stages.size() == 1 && k.threads_per_group == 1 && k.shared.empty() && k.stages[0].lanes.empty();
+    const bool grid = k.grid_stride();
     const int64_t blocks = (k.group_count() + k.groups_per_block - 1) / k.groups_per_block;
     // a grid-stride kernel: enough blocks to fill any GPU several times over, no more
     const int64_t grid_blocks = grid ? std::min<int64_t>(blocks, 65536) : blocks;
@@ -370,17 +370,13 @@ struct Printer {
   }
 };
 
-bool is_grid_kernel(const GpuKernel &k) {
-  return k.stages.size() == 1 && k.threads_per_group == 1 && k.shared.empty() && k.stages[0].lanes.empty();
-}
-
 }  // namespace
 
 std::string emit_cuda(const GpuProgram &p, Precision precision, const std::string &header_comment) {
   Printer pr(p, precision);
   std::string kernels;
   for (std::size_t i = 0; i < p.kernels.size(); ++i)
-    kernels += (is_grid_kernel(p.kernels[i]) ? pr.grid_kernel(p.kernels[i], i) : pr.fused_kernel(p.kernels[i], i)) + "\n";
+    kernels += (p.kernels[i].grid_stride() ? pr.grid_kernel(p.kernels[i], i) : pr.fused_kernel(p.kernels[i], i)) + "\n";
   bool twiddles = false, shared = false;
   for (const Buffer &b : p.function.buffers) twiddles |= computed(b);
   for (const GpuKernel &k : p.kernels) shared |= !k.shared.empty();

@@ -22,8 +22,6 @@ Spl four_step(int64_t n, int64_t root, int64_t factor_max) {
 
 }  // namespace
 
-int64_t gpu_factor_max(bool) { return 1024; }
-
 Spl gpu_spec(const Spl &spec, int64_t factor_max) {
   if (spec->kind == SplKind::DFT) return four_step(spec->a, spec->b, factor_max);
   if (spec->kind == SplKind::Tensor && spec->children.size() == 2 && spec->children[0]->kind == SplKind::Identity &&

@@ -16,7 +16,7 @@ namespace splgen::driver {
 // and the input and output rows of 2 (double) or 4 (float) groups fit the backend's 96 KiB of
 // shared memory (lower/gpu_kernels.h), 32 bytes of each column per block read at a time. Not
 // yet timed against other choices (docs/cuda.md).
-int64_t gpu_factor_max(bool single_precision);
+constexpr int64_t kGpuFactorMax = 1024;
 
 // spec with each DFT(n), n > factor_max, alone or in a batch I(b) (x) DFT(n), so rewritten;
 // a DFT(n) with no divisor in (1, factor_max] (a large prime) stays, for the expansion.

@@ -397,7 +397,7 @@ expand::Expansion run_expand(Compilation &c) {
     return expand_plan(c.spec, plan, breakdown, c.options);
   }
   if (backend_of(c.options).prints_gpu_programs())  // stages that fit a block's shared memory (gpu_spec.h)
-    spec = gpu_spec(spec, gpu_factor_max(c.options.precision == Precision::Float));
+    spec = gpu_spec(spec, kGpuFactorMax);
   expand::ExpandOptions o = expand_options(c.options);
   // A batch run across (io_layout.h): DFT(n) up to the codelet size is one codelet, not split
   // for vector loops inside it (AVX-512 double, 1000 x DFT(16): 0.82x FFTW split, 1.00x one codelet).

@@ -10,12 +10,6 @@ namespace splgen {
 
 namespace {
 
-int64_t product(const std::vector<LoopVar> &vars) {
-  int64_t n = 1;
-  for (const LoopVar &v : vars) n *= v.extent;
-  return n;
-}
-
 // Loops over vars around body, the first outermost; backwards: each variable v runs as
 // extent-1-v' (the same iterations in the opposite order).
 Stmt nest(const std::vector<LoopVar> &vars, Stmt body, bool reversed) {
@@ -28,9 +22,19 @@ Stmt nest(const std::vector<LoopVar> &vars, Stmt body, bool reversed) {
 
 }  // namespace
 
-int64_t GpuKernel::group_count() const { return product(groups); }
+int64_t iterations(const std::vector<LoopVar> &vars) {
+  int64_t n = 1;
+  for (const LoopVar &v : vars) n *= v.extent;
+  return n;
+}
 
-int64_t lane_count(const GpuStage &s) { return product(s.lanes); }
+int64_t GpuKernel::group_count() const { return iterations(groups); }
+
+bool GpuKernel::grid_stride() const {
+  return stages.size() == 1 && threads_per_group == 1 && shared.empty() && stages[0].lanes.empty();
+}
+
+int64_t lane_count(const GpuStage &s) { return iterations(s.lanes); }
 
 int64_t shared_row_elements(int64_t size, int real_bytes) {
   const int64_t row = real_bytes == 4 ? 16 : 8;

@@ -35,6 +35,9 @@ struct GpuKernel {
   std::vector<GpuStage> stages;
   std::vector<int> shared;  // Temp buffers in shared memory, one copy per group
   int64_t group_count() const;
+  // One stage of one lane per group and nothing shared: a grid-stride loop over the groups,
+  // the block's threads along x (otherwise lanes are x and the block's groups y).
+  bool grid_stride() const;
 };
 
 struct GpuProgram {
@@ -44,6 +47,8 @@ struct GpuProgram {
   std::vector<int> scratch;  // Temp buffers in global memory (several kernels touch them)
 };
 
+// The iterations of these loop variables together (1 for none).
+int64_t iterations(const std::vector<LoopVar> &vars);
 int64_t lane_count(const GpuStage &s);
 // Complex elements a group's copy of a shared buffer of `size` takes: rounded up to whole
 // bank rows (8 double2 or 16 float2 span the 32 four-byte banks once) for the swizzle the

@@ -69,34 +69,6 @@ std::optional<std::pair<int64_t, Idx>> split_var(const Idx &x, int var) {
   return std::pair{int64_t(0), x};
 }
 
-// The least and greatest value of x over its variables' ranges (Affine terms carry extents).
-std::optional<std::pair<int64_t, int64_t>> bounds(const Idx &x) {
-  switch (x->kind) {  // per-kind interval arithmetic
-    case IdxKind::Affine: return std::pair{x->affine.min(), x->affine.max()};
-    case IdxKind::Add: {
-      auto a = bounds(x->a), b = bounds(x->b);
-      if (!a || !b) return std::nullopt;
-      return std::pair{a->first + b->first, a->second + b->second};
-    }
-    case IdxKind::Mul: {
-      auto a = bounds(x->a), b = bounds(x->b);
-      if (!a || !b || a->first < 0 || b->first < 0) return std::nullopt;
-      return std::pair{a->first * b->first, a->second * b->second};
-    }
-    case IdxKind::Div: {
-      auto a = bounds(x->a);
-      if (!a || a->first < 0) return std::nullopt;
-      return std::pair{a->first / x->divisor, a->second / x->divisor};
-    }
-    case IdxKind::Mod: return std::pair{int64_t(0), x->divisor - 1};
-    case IdxKind::Lookup: {
-      auto [lo, hi] = std::minmax_element(x->table->begin(), x->table->end());
-      return std::pair{*lo, *hi};
-    }
-  }
-  return std::nullopt;
-}
-
 bool in_global_memory(const Function &f, int buffer, bool temps_global) {
   const BufferRole r = f.buffers[std::size_t(buffer)].role;
   return r == BufferRole::Input || r == BufferRole::Output || (temps_global && r == BufferRole::Temp);
@@ -257,12 +229,6 @@ Affine flattened(const std::vector<LoopVar> &vars) {
   int64_t stride = 1;
   for (auto it = vars.rbegin(); it != vars.rend(); ++it) a = a + Affine::var(*it, stride), stride *= it->extent;
   return a;
-}
-
-int64_t product(const std::vector<LoopVar> &vars) {
-  int64_t n = 1;
-  for (const LoopVar &v : vars) n *= v.extent;
-  return n;
 }
 
 GpuKernel grid_kernel(const Function &f, const std::vector<LoopVar> &vars, const Stmt &body, const GpuKnobs &knobs) {
@@ -520,7 +486,7 @@ struct Planner {
     for (GpuStage &s : stages) s.body = m.mutate(s.body);
     for (Stmt &s : program) s = m.mutate(s);
     for (Stmt &s : stmts) s = m.mutate(s);
-    p.function.buffers[std::size_t(id)].size *= product(missing);
+    p.function.buffers[std::size_t(id)].size *= iterations(missing);
   }
 };
 

@@ -6,8 +6,9 @@
 //
 // When a group's temporaries fit in shared memory, one kernel runs all the stages, a block
 // holding one or more groups (the Cell paper's local store, the GPU paper's shared-memory
-// staging); where the first stage reads x, or the last writes y, in fewer lanes than a warp,
-// a cooperative copy through shared memory makes the global accesses coalesced. Otherwise
+// staging). A global buffer a group reads or writes as a row or a column, uncoalesced (fewer
+// lanes than a warp, no unit stride) or read back, goes through shared memory too, with a
+// cooperative copy that makes the global accesses coalesced. Otherwise
 // each stage is a kernel of its own over every group's lanes, the temporaries in global memory
 // (one slice per group): the multi-kernel four-step of the memory-constrained paper.
 #pragma once

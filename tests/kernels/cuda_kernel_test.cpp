@@ -11,12 +11,12 @@
 
 #include <cfloat>
 #include <complex>
-#include <filesystem>
 #include <random>
 #include <regex>
 
 #include "generator/driver/pipeline.h"
 #include "generator/lower/gpu_kernels.h"
+#include "generator/measure/cuda_bench.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/reference.h"
 #include "tests/support/spec_reference.h"
@@ -132,7 +132,7 @@ TEST(CudaKernels, LaunchesMatchTheThreadIndices) {
     const GpuProgram &p = *comp.program.gpu;
     for (std::size_t i = 0; i < p.kernels.size(); ++i) {
       const GpuKernel &k = p.kernels[i];
-      const bool grid = k.stages.size() == 1 && k.threads_per_group == 1 && k.shared.empty() && k.stages[0].lanes.empty();
+      const bool grid = k.grid_stride();
       const std::string launch = fmt::format("_k{}<<<", i), dims = grid ? fmt::format("dim3({}, 1)", k.groups_per_block)
                                                                              : fmt::format("dim3({}, {})", k.threads_per_group, k.groups_per_block);
       const std::size_t at = comp.source.find(launch);
@@ -237,15 +237,8 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
   }
 }
 
-// nvcc: the CUDA toolkit's compiler (DEVELOPERS.md), on PATH or in /usr/local/cuda.
-std::string nvcc() {
-  if (test::have_program("nvcc")) return "nvcc";
-  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  return "";
-}
-
 TEST(CudaKernels, NvccCompilesEveryKernelForSm80AndSm90) {
-  const std::string compiler = nvcc();
+  const std::string compiler = measure::find_nvcc();
   if (compiler.empty()) GTEST_SKIP() << "nvcc not found (the CUDA toolkit: /usr/local/cuda/bin/nvcc)";
   test::TempDir dir("splgen-cuda-test");
   const std::vector<Case> cases = {{"DFT(16)", 1000},          {"DFT(1024)", 64, false, Precision::Float},
