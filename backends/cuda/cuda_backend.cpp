@@ -13,12 +13,12 @@ namespace splgen::backends {
 
 namespace {
 
-// Complex entries up to which a twiddle table is printed as literals; larger ones with a
-// recipe are computed where they are read (sincospi in double: one FP64 sincos per twiddle
-// is cheaper than the table's memory traffic for the multi-megabyte tables of 2^20 points).
-constexpr int64_t kMaxPrintedTable = 4096;
-
-bool computed(const Buffer &b) { return b.role == BufferRole::Table && b.recipe.N > 0 && b.size > kMaxPrintedTable; }
+// A twiddle table above GpuKnobs::max_table entries with a recipe is computed where it is read
+// (sincospi in double: one FP64 sincos per twiddle is cheaper than the table's memory traffic
+// for the multi-megabyte tables of 2^20 points).
+bool computed(const Buffer &b, const GpuKnobs &knobs) {
+  return b.role == BufferRole::Table && b.recipe.N > 0 && b.size > knobs.max_table;
+}
 
 // The loop variables a statement's indices use.
 std::set<int> vars_used(const Stmt &s) {
@@ -57,7 +57,7 @@ struct Printer {
   std::map<const std::vector<int64_t> *, std::size_t> lut_of;
   std::set<int> shared_now;  // the shared buffers of the kernel being printed
   int real_bytes() const { return precision == Precision::Float ? 4 : 8; }
-  int64_t row(int id) const { return shared_row_elements(f.buffers[std::size_t(id)].size, real_bytes()); }
+  int64_t row(int id) const { return shared_row_elements(f.buffers[std::size_t(id)].size, p.knobs); }
   // Dynamic shared memory of a kernel: its buffers' rows, one per group of the block.
   int64_t shared_bytes(const GpuKernel &k) const {
     int64_t elements = 0;
@@ -109,8 +109,10 @@ struct Printer {
   std::string element(int buffer, const Idx &i, int part) {
     const Buffer &b = f.buffers[std::size_t(buffer)];
     const char *field = part ? ".y" : ".x";
-    if (shared_now.count(buffer)) return fmt::format("{}[splgen_swizzle({})]{}", buffer_name(buffer), idx(i), field);
-    if (computed(b)) return fmt::format("splgen_twiddle({}, {}, {}, {}){}", idx(i), b.recipe.N, b.recipe.n,
+    if (shared_now.count(buffer))
+      return p.knobs.padding ? fmt::format("{}[splgen_swizzle({})]{}", buffer_name(buffer), idx(i), field)
+                             : fmt::format("{}[{}]{}", buffer_name(buffer), idx(i), field);
+    if (computed(b, p.knobs)) return fmt::format("splgen_twiddle({}, {}, {}, {}){}", idx(i), b.recipe.N, b.recipe.n,
                                         ((b.recipe.k % b.recipe.N) + b.recipe.N) % b.recipe.N, field);
     return fmt::format("{}[{}]{}", buffer_name(buffer), idx(i), field);
   }
@@ -277,7 +279,7 @@ struct Printer {
   std::string tables() {
     std::string out;
     for (const Buffer &b : f.buffers) {
-      if (b.role != BufferRole::Table || computed(b)) continue;
+      if (b.role != BufferRole::Table || computed(b, p.knobs)) continue;
       out += fmt::format("__device__ const {} {}[{}] = {{", complex, buffer_name(b.id), b.size);
       for (std::size_t i = 0; i < b.values.size(); ++i)
         out += fmt::format("{}{{{}, {}}}", i % 4 == 0 ? "\n  " : " ", cpp_real_literal(b.values[i].real(), precision),
@@ -378,8 +380,8 @@ std::string emit_cuda(const GpuProgram &p, Precision precision, const std::strin
   for (std::size_t i = 0; i < p.kernels.size(); ++i)
     kernels += (p.kernels[i].grid_stride() ? pr.grid_kernel(p.kernels[i], i) : pr.fused_kernel(p.kernels[i], i)) + "\n";
   bool twiddles = false, shared = false;
-  for (const Buffer &b : p.function.buffers) twiddles |= computed(b);
-  for (const GpuKernel &k : p.kernels) shared |= !k.shared.empty();
+  for (const Buffer &b : p.function.buffers) twiddles |= computed(b, p.knobs);
+  for (const GpuKernel &k : p.kernels) shared |= !k.shared.empty() && p.knobs.padding;
   std::string out = header_comment + "#include <cuda_runtime.h>\n\nnamespace {\n\n";
   out += pr.lookup_tables() + pr.tables() + (twiddles ? pr.twiddle_function() : "") + (shared ? pr.swizzle_function() : "") + "\n" + kernels;
   out += "}  // namespace\n\n" + pr.host();

@@ -28,7 +28,7 @@ class CudaBackend final : public Backend {
   bool prints_gpu_programs() const override { return true; }
   std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
     if (!p.gpu) throw std::invalid_argument("emit_cuda: the loop program has no GPU form");
-    return emit_cuda(*p.gpu, o.precision, comments(o));
+    return emit_cuda(*p.gpu, o.precision, comments(o) + cpp_comment_lines("GPU knobs (--gpu-knobs): " + to_string(p.gpu->knobs)) + "\n");
   }
   std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
     return emit_cuda_header(p.name(), o.precision, comments(o));

@@ -132,6 +132,8 @@ struct Options {
   std::string decomposition = "slab";   // --decomposition slab|pencil
   std::string grid;                     // --grid P0xP1
   int overlap = 1;                      // --overlap K
+  std::string arch;                     // --arch sm_XX (--target cuda)
+  std::string gpu_knobs;                // --gpu-knobs K=V,...
 };
 
 driver::GenOptions gen_options(const Options &o) {
@@ -164,6 +166,7 @@ driver::GenOptions gen_options(const Options &o) {
              : o.layout == "from-block" ? lower::DataLayout::FromBlock
                                         : lower::DataLayout::Natural;  // checked by CLI::IsMember
   g.io = with_format(o.io, o.format);
+  g.gpu = gpu_knobs_from(o.arch, o.gpu_knobs);
   if (o.wisdom.empty()) return g;
   if (!g.io.plain())
     throw CommandError(kExitUsage, "--wisdom with --batch, strides, --in-place or --format split is not built yet: "
@@ -230,6 +233,8 @@ void add_target_options(CLI::App *cmd, Options &o) {
   add_io_layout_options(cmd, o.io, o.format);
   add_ranks_options(cmd, o.ranks, o.distribution);
   add_decomposition_options(cmd, o.decomposition, o.grid, o.overlap);
+  add_arch_option(cmd, o.arch, "--target cuda: the GPU it is for (sm_80, sm_90 ...): the shared memory a block may ask for");
+  add_gpu_knobs_option(cmd, o.gpu_knobs);
 }
 
 void add_inverse(CLI::App *cmd, Options &o) {

@@ -149,6 +149,27 @@ driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::strin
   return io;
 }
 
+void add_gpu_knobs_option(CLI::App *cmd, std::string &knobs) {
+  cmd->add_option("--gpu-knobs", knobs,
+                  "--target cuda: the GPU form's parameters, e.g. \"block=256,staging=sector\" (block, grid_block, "
+                  "staging, stores, padding, table, factor, shared; docs/cuda.md)")
+      ->type_name("K=V,...");
+}
+
+void add_arch_option(CLI::App *cmd, std::string &arch, const std::string &help) {
+  cmd->add_option("--arch", arch, help)->type_name("sm_XX");
+}
+
+GpuKnobs gpu_knobs_from(const std::string &arch, const std::string &knobs) {
+  try {
+    GpuKnobs k;
+    if (!arch.empty() && arch != "native") k.shared_bytes = gpu_arch_shared_bytes(arch);
+    return knobs.empty() ? k : parse_gpu_knobs(knobs, k);
+  } catch (const std::invalid_argument &e) {
+    throw CommandError(kExitUsage, e.what());
+  }
+}
+
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags) {
   cmd->add_option("--compiler", compiler, "C++ compiler for the kernels (default $CXX, else c++)")->type_name("CXX");
   cmd->add_option("--flags", flags, "Compiler flags for the kernels; write --flags=\"...\"")->capture_default_str();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generator/driver/io_layout.h"
+#include "generator/ir/gpu_knobs.h"
 #include "generator/target/target.h"
 
 namespace splgen::cli {
@@ -56,6 +57,14 @@ CLI::Validator finite_range(double lo, double hi);
 // checked by driver::check_io_layout (one line, exit 2), after the spec is known.
 void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format);
 driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::string &format);
+
+// --gpu-knobs "k=v,..." (GPU targets: generator/ir/gpu_knobs.h). Bench and search add their
+// own --arch (it is nvcc's there too); gen takes it from add_arch_option.
+void add_gpu_knobs_option(CLI::App *cmd, std::string &knobs);
+void add_arch_option(CLI::App *cmd, std::string &arch, const std::string &help);
+// The knobs of --arch (its shared memory per block; "" or "native": the default 96 KiB) and
+// --gpu-knobs (which win); CommandError(kExitUsage), one line, for a bad name, key or value.
+GpuKnobs gpu_knobs_from(const std::string &arch, const std::string &knobs);
 
 // --compiler CXX and --flags=FLAGS, for commands that compile kernels (bench, search).
 void add_compiler_options(CLI::App *cmd, std::string &compiler, std::string &flags);

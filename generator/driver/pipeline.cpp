@@ -363,6 +363,8 @@ expand::Expansion run_expand(Compilation &c) {
     throw FormulaError(fmt::format("--threads {}: target '{}' does not run CPU threads ({}; docs/threads.md)", c.options.threads,
                                    c.options.target, c.options.target == "cuda" ? "its threads are the GPU's, docs/cuda.md"
                                                                                 : "--threads is for the cpp target"));
+  if (!(c.options.gpu == GpuKnobs{}) && !backend_of(c.options).prints_gpu_programs())
+    throw FormulaError(fmt::format("--arch and --gpu-knobs are for GPU targets (--target cuda), not '{}'", c.options.target));
   if (c.options.local_memory > 0 && !has_tag(c.spec, TagKind::Stream) && !block_layout_kernel(c))
     throw FormulaError("--local-memory is the local memory of streamed loops: the spec has no stream(s), tiled(k) or "
                        "cubic(k) tag (docs/streaming.md)");
@@ -397,7 +399,7 @@ expand::Expansion run_expand(Compilation &c) {
     return expand_plan(c.spec, plan, breakdown, c.options);
   }
   if (backend_of(c.options).prints_gpu_programs())  // stages that fit a block's shared memory (gpu_spec.h)
-    spec = gpu_spec(spec, kGpuFactorMax);
+    spec = gpu_spec(spec, c.options.gpu.factor_max);
   expand::ExpandOptions o = expand_options(c.options);
   // A batch run across (io_layout.h): DFT(n) up to the codelet size is one codelet, not split
   // for vector loops inside it (AVX-512 double, 1000 x DFT(16): 0.82x FFTW split, 1.00x one codelet).
@@ -470,7 +472,7 @@ LoopProgram run_loops(const Compilation &c) {
                        std::string(p.loops.dma_tags == 0 ? "this formula" : "every pass of this formula") +
                        " (s must divide the sizes it splits; docs/streaming.md)");
   if (backend_of(c.options).prints_gpu_programs()) {  // thread blocks and shared memory (docs/cuda.md)
-    lower::GpuKnobs knobs;
+    GpuKnobs knobs = c.options.gpu;
     knobs.real_bytes = c.options.precision == Precision::Float ? 4 : 8;
     p.gpu = lower::lower_to_gpu(p.loops, knobs);
     return p;

@@ -11,6 +11,7 @@
 
 #include "generator/driver/io_layout.h"
 #include "generator/expand/expand.h"
+#include "generator/ir/gpu_knobs.h"
 #include "generator/ir/loop_program.h"
 #include "generator/ir/sigma.h"
 #include "generator/lower/distribute_ranks.h"
@@ -61,6 +62,8 @@ struct GenOptions {
   // (lower/pencil_ranks.h); grid {0, 0}: pencil_grid's rule.
   lower::Decomposition decomposition = lower::Decomposition::Slab;
   std::array<int, 2> grid{};
+  // GPU targets (docs/cuda.md, "Parameters"): --gpu-knobs, --arch (its shared memory).
+  GpuKnobs gpu;
   // > 1: a pencil kernel's exchanges in this many chunks, each overlapping the compute on the
   // chunk before it (docs/mpi.md, "Overlap").
   int overlap = 1;

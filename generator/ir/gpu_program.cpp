@@ -36,8 +36,9 @@ bool GpuKernel::grid_stride() const {
 
 int64_t lane_count(const GpuStage &s) { return iterations(s.lanes); }
 
-int64_t shared_row_elements(int64_t size, int real_bytes) {
-  const int64_t row = real_bytes == 4 ? 16 : 8;
+int64_t shared_row_elements(int64_t size, const GpuKnobs &knobs) {
+  if (!knobs.padding) return size;
+  const int64_t row = knobs.real_bytes == 4 ? 16 : 8;
   return (size + row - 1) / row * row + 1;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/ir/gpu_knobs.h"
 #include "generator/ir/loops.h"
 
 namespace splgen {
@@ -45,15 +46,17 @@ struct GpuProgram {
   Function function;
   std::vector<GpuKernel> kernels;
   std::vector<int> scratch;  // Temp buffers in global memory (several kernels touch them)
+  GpuKnobs knobs;            // what it was made with (the backend prints by them too)
 };
 
 // The iterations of these loop variables together (1 for none).
 int64_t iterations(const std::vector<LoopVar> &vars);
 int64_t lane_count(const GpuStage &s);
-// Complex elements a group's copy of a shared buffer of `size` takes: rounded up to whole
-// bank rows (8 double2 or 16 float2 span the 32 four-byte banks once) for the swizzle the
-// backend applies, plus one, so that rows of consecutive groups start in different banks.
-int64_t shared_row_elements(int64_t size, int real_bytes);
+// Complex elements a group's copy of a shared buffer of `size` takes: with knobs.padding,
+// rounded up to whole bank rows (8 double2 or 16 float2 span the 32 four-byte banks once) for
+// the swizzle the backend applies, plus one, so that rows of consecutive groups start in
+// different banks; without, `size`.
+int64_t shared_row_elements(int64_t size, const GpuKnobs &knobs);
 // The sequential loops a kernel's threads run together (its meaning), groups and lanes
 // backwards when `reversed`.
 Stmt sequential_body(const GpuKernel &k, bool reversed = false);

@@ -288,6 +288,7 @@ bool disjoint(const Footprint &fp, int64_t groups) {
 struct Restage : LoopMutator {
   int global, local, group;
   Footprint fp;
+  bool loads_only = false;  // stores stay global
   Restage(int g, int l, int var, Footprint f) : global(g), local(l), group(var), fp(f) {}
   Idx moved(const Idx &index) const {
     const Affine rest = *as_affine(split_var(index, group)->second);
@@ -298,7 +299,8 @@ struct Restage : LoopMutator {
   }
   Stmt mutate_store(const Stmt &s) override {
     Expr v = mutate(s->value);
-    return s->buffer == global ? make_store(local, moved(s->index), s->part, v) : make_store(s->buffer, s->index, s->part, v);
+    return s->buffer == global && !loads_only ? make_store(local, moved(s->index), s->part, v)
+                                              : make_store(s->buffer, s->index, s->part, v);
   }
 };
 
@@ -317,9 +319,11 @@ bool loads_from(const std::vector<GpuStage> &stages, int buffer) {
   return false;
 }
 
-// Whether a stage touches `buffer` in fewer lanes than a warp, or with no lane variable
-// stepping through it one element at a time (consecutive threads, scattered addresses).
-bool uncoalesced_access(const std::vector<GpuStage> &stages, int buffer) {
+// Whether a stage touches `buffer` with no lane variable stepping through it one element at a
+// time (consecutive threads, scattered addresses), or with too few such lanes: fewer than a
+// warp (GpuStaging::Warp), or than fill a 32-byte sector (GpuStaging::Sector: 2 double2, 4 float2).
+bool uncoalesced_access(const std::vector<GpuStage> &stages, int buffer, const GpuKnobs &knobs) {
+  const int64_t enough = knobs.staging == GpuStaging::Warp ? 32 : 32 / (2 * knobs.real_bytes);
   for (const GpuStage &s : stages) {
     bool touches = false, unit = false;
     for (const auto &[b, index] : accesses_of(s.body).all) {
@@ -330,9 +334,69 @@ bool uncoalesced_access(const std::vector<GpuStage> &stages, int buffer) {
         unit |= split && std::abs(split->first) == 1;
       }
     }
-    if (touches && (lane_count(s) < 32 || !unit)) return true;
+    if (touches && (lane_count(s) < enough || !unit)) return true;
   }
   return false;
+}
+
+// Stores of `buffer` (part 0) one run of `s` makes, loops counted by their extents.
+int64_t stores_into(const Stmt &s, int buffer) {
+  switch (s->kind) {
+    case StmtKind::Block: {
+      int64_t n = 0;
+      for (const Stmt &t : statements_of(s)) n += stores_into(t, buffer);
+      return n;
+    }
+    case StmtKind::For: return s->var.extent * stores_into(s->loop_body, buffer);
+    case StmtKind::Store: return s->buffer == buffer && s->part == 0;
+    default: return 0;
+  }
+}
+
+// Whether, in program order, `s` loads an element of `buffer` it may have stored before (an
+// index equal to a stored one, or not provably different: not affine, or differing by more
+// than a constant). Loops inside count as such.
+bool may_load_own_store(const Stmt &s, int buffer) {
+  std::vector<Affine> stored;
+  bool conflict = false;
+  struct Walk : LoopVisitor {
+    int buffer;
+    std::vector<Affine> *stored;
+    bool *conflict;
+    void visit_load(const Expr &e) override {
+      if (e->buffer != buffer) return;
+      const Affine *a = as_affine(e->index);
+      for (const Affine &t : *stored) *conflict |= !a || !((t + (*a * -1)).terms.empty() && t.c0 != a->c0);
+    }
+    void visit_store(const Stmt &t) override {
+      LoopVisitor::visit_store(t);
+      if (t->buffer != buffer) return;
+      if (const Affine *a = as_affine(t->index)) stored->push_back(*a);
+      else *conflict = true;
+    }
+    void visit_for(const Stmt &) override { *conflict = true; }
+  } w;
+  w.buffer = buffer, w.stored = &stored, w.conflict = &conflict;
+  w.include(s);
+  return conflict;
+}
+
+// GpuKnobs::direct_stores: the stage whose stores of `buffer` may go straight to global memory
+// (its loads still reading the shared copy), so that no copy goes out: the last stage writing
+// it, when it writes all of a group's footprint (a Sigma-SPL loop's iterations write disjoint
+// elements) with coalesced stores, loads no element it stored, and no stage after it reads the
+// buffer. stages.size() when there is none.
+std::size_t direct_store_stage(const std::vector<GpuStage> &stages, int buffer, const Footprint &fp, const GpuKnobs &knobs) {
+  if (!knobs.direct_stores) return stages.size();
+  for (std::size_t i = stages.size(); i-- > 0;) {
+    const GpuStage &s = stages[i];
+    if (loads_from({s}, buffer) && !written(s.body).count(buffer)) return stages.size();  // read after the last write
+    if (!written(s.body).count(buffer)) continue;
+    const bool whole = lane_count(s) * stores_into(s.body, buffer) == fp.count;
+    const bool ok = whole && !s.cooperative && !uncoalesced_access({s}, buffer, knobs) && !may_load_own_store(s.body, buffer);
+    return ok ? i : stages.size();
+  }
+  return stages.size();
 }
 
 // Copies between a global buffer and its shared copy, one group's footprint; consecutive
@@ -377,7 +441,7 @@ int add_shared_copy(Function &f, int64_t size, const std::string &name) {
 // in shared memory it costs no global round trip). A read-back buffer an earlier kernel may
 // have written is copied in first; x always is.
 std::vector<int> stage_through_shared(Function &f, const LoopVar &g, std::vector<GpuStage> &stages, int64_t &shared_elements,
-                                      int64_t shared_limit, int real_bytes, bool y_written_before,
+                                      int64_t shared_limit, const GpuKnobs &knobs, bool y_written_before,
                                       const std::vector<int> &shared_temps) {
   std::vector<int> added;
   int var = next_var_id(f);
@@ -389,16 +453,22 @@ std::vector<int> stage_through_shared(Function &f, const LoopVar &g, std::vector
     const bool stored = !std::all_of(stages.begin(), stages.end(), [&](const GpuStage &s) { return !written(s.body).count(global); });
     const bool read_back = stored && loads_from(stages, global);
     const std::optional<Footprint> fp = footprint(stages, global, g);
-    if (!fp || !(uncoalesced_access(stages, global) || read_back) || (stored && !disjoint(*fp, g.extent)) ||
-        shared_elements + shared_row_elements(fp->count, real_bytes) > shared_limit)
+    if (!fp || !(uncoalesced_access(stages, global, knobs) || read_back) || (stored && !disjoint(*fp, g.extent)) ||
+        shared_elements + shared_row_elements(fp->count, knobs) > shared_limit)
       continue;
     const int local = add_shared_copy(f, fp->count, global == kInputBuffer ? "xs" : global == kOutputBuffer ? "ys" : "ts");
+    // With direct stores, the stages from `direct` on write global memory themselves.
+    const std::size_t direct = read_back ? direct_store_stage(stages, global, *fp, knobs) : stages.size();
+    const bool copy_out = stored && direct == stages.size();
     Restage restage(global, local, g.id, *fp);
-    for (GpuStage &s : stages) s.body = restage.mutate(s.body);
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+      restage.loads_only = i == direct;
+      if (i <= direct) stages[i].body = restage.mutate(stages[i].body);
+    }
     const bool written_before = global == kOutputBuffer ? y_written_before : f.buffers[std::size_t(global)].role == BufferRole::Temp;
     if (!stored || (read_back && written_before)) stages.insert(stages.begin(), copy_stage(global, local, *fp, g, var++, true));
-    if (stored) stages.push_back(copy_stage(local, global, *fp, g, var++, false));
-    shared_elements += shared_row_elements(fp->count, real_bytes);
+    if (copy_out) stages.push_back(copy_stage(local, global, *fp, g, var++, false));
+    shared_elements += shared_row_elements(fp->count, knobs);
     added.push_back(local);
   }
   return added;
@@ -408,9 +478,9 @@ GpuKernel fused_kernel(Function &f, const std::vector<LoopVar> &groups, std::vec
                        const std::vector<int> &shared_temps, const GpuKnobs &knobs, bool y_written_before) {
   const int64_t element_bytes = 2 * knobs.real_bytes, limit = knobs.shared_bytes / element_bytes;
   int64_t shared = 0;
-  for (int id : shared_temps) shared += shared_row_elements(f.buffers[std::size_t(id)].size, knobs.real_bytes);
+  for (int id : shared_temps) shared += shared_row_elements(f.buffers[std::size_t(id)].size, knobs);
   std::vector<int> staged;
-  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, knobs.real_bytes, y_written_before, shared_temps);
+  if (groups.size() == 1) staged = stage_through_shared(f, groups[0], stages, shared, limit, knobs, y_written_before, shared_temps);
   for (GpuStage &s : stages)
     if (!s.cooperative) s.lanes = coalescing_order(s.lanes, s.body, f, false);
   GpuKernel k;
@@ -441,7 +511,7 @@ struct Planner {
     bool shareable = true;   // every temp here is local and alike for every group: shared memory
     for (const auto &[id, uses_group] : temps_in(f, stmts, groups)) {
       const bool is_local = access_count(stmts, id) == access_count(program, id);
-      if (is_local) local.push_back(id), local_elements += shared_row_elements(f.buffers[std::size_t(id)].size, knobs.real_bytes);
+      if (is_local) local.push_back(id), local_elements += shared_row_elements(f.buffers[std::size_t(id)].size, knobs);
       shareable &= is_local && !uses_group;
     }
     std::vector<GpuStage> stages = split_stages(stmts);
@@ -496,6 +566,7 @@ GpuProgram lower_to_gpu(const Function &f, const GpuKnobs &knobs) {
   check_supported(f);
   GpuProgram p;
   p.function = f;
+  p.knobs = knobs;
   Planner planner{p, knobs, statements_of(f.body)};
   std::vector<Stmt> top = statements_of(f.body);
   std::vector<LoopVar> groups;

@@ -14,22 +14,11 @@
 #pragma once
 #include <cstdint>
 
+#include "generator/ir/gpu_knobs.h"
 #include "generator/ir/gpu_program.h"
 
 namespace splgen::lower {
 
-struct GpuKnobs {
-  // Shared memory a block may use: 96 KiB, what every GPU from Volta (sm_70) on grants a block
-  // that asks (Volta 96, Ampere sm_86/89 99, A100 163, H100/H200 227 KiB; CUDA programming
-  // guide, "Compute capabilities"); beyond 48 KiB the kernel asks with cudaFuncSetAttribute.
-  int64_t shared_bytes = 96 * 1024;
-  // Threads a block aims at when groups are small: 4 warps, the smallest block that keeps an
-  // SM's schedulers busy with several blocks resident (CUDA best-practices guide, occupancy).
-  int block_threads = 128;
-  // Threads per block of a kernel whose groups are single lanes.
-  int grid_block_threads = 256;
-  int real_bytes = 8;  // 4 for float
-};
 
 // Throws FormulaError for what the GPU form does not take (vector or streamed loops, real or
 // split data, in place).

@@ -29,19 +29,23 @@ struct Case {
   int64_t batch = 1;
   bool inverse = false;
   Precision precision = Precision::Double;
+  std::string knobs;  // --gpu-knobs
 };
 
-driver::Compilation generate(const Case &c) {
+driver::GenOptions gen_options(const Case &c) {
   driver::GenOptions g;
   g.target = "cuda";
   g.io.batch = c.batch;
   g.inverse = c.inverse;
   g.precision = c.precision;
-  return driver::run_pipeline(c.spec, g);
+  g.gpu = parse_gpu_knobs(c.knobs);
+  return g;
 }
 
+driver::Compilation generate(const Case &c) { return driver::run_pipeline(c.spec, gen_options(c)); }
+
 void check_meaning(const Case &c) {
-  SCOPED_TRACE(fmt::format("{} --batch {}{}", c.spec, c.batch, c.inverse ? " --inverse" : ""));
+  SCOPED_TRACE(fmt::format("{} --batch {}{} --gpu-knobs '{}'", c.spec, c.batch, c.inverse ? " --inverse" : "", c.knobs));
   const driver::Compilation comp = generate(c);
   ASSERT_TRUE(comp.program.gpu.has_value());
   const std::size_t n = std::size_t(comp.spec->rows);
@@ -92,6 +96,46 @@ TEST(CudaKernels, LargeOneDimensionalRunsInTheInterpreter) {
   check_meaning({"DFT(262144)"});
   check_meaning({"DFT(1048576)"});
   check_meaning({"DFT(1048576)", 2, false, Precision::Float});
+}
+
+// Each knob's other settings (the search's space) compute the same transform.
+TEST(CudaKernels, KnobVariantsRunInTheInterpreter) {
+  for (const char *knobs : {"staging=sector", "stores=direct", "staging=sector,stores=direct", "padding=off", "table=0",
+                            "factor=256", "block=256,grid_block=64", "block=32,shared=16384"})
+    for (const Case &c : {Case{"DFT(16)", 5}, Case{"DFT(64)", 3}, Case{"DFT(256)", 4}, Case{"DFT(60)", 3, true},
+                          Case{"DFT(1024)", 2}, Case{"DFT(4096)"}, Case{"DFT(16 x 12)", 2}, Case{"DFT(65536)"}}) {
+      Case v = c;
+      v.knobs = knobs;
+      check_meaning(v);
+    }
+}
+
+// What the knobs change: staging=sector reads rows a warp's lanes take with unit stride
+// straight from global memory, stores=direct writes the last stage's y straight back, so a
+// batch of DFT(256) keeps only its intermediate vector in shared memory, with no copy stage;
+// padding=off leaves the rows unpadded and unswizzled; table=0 computes every twiddle;
+// factor=256 splits 2^20 into three passes, not two.
+TEST(CudaKernels, KnobsChangeTheGpuForm) {
+  const GpuProgram warp = *generate({"DFT(256)", 1000}).program.gpu;
+  const GpuProgram sector = *generate({"DFT(256)", 1000, false, Precision::Double, "staging=sector,stores=direct"}).program.gpu;
+  ASSERT_EQ(warp.kernels.size(), 1u);
+  ASSERT_EQ(sector.kernels.size(), 1u);
+  EXPECT_EQ(warp.kernels[0].shared.size(), 2u);  // x's rows and y's
+  EXPECT_EQ(sector.kernels[0].shared.size(), 1u);
+  EXPECT_EQ(sector.kernels[0].stages.size(), 2u);
+  for (const GpuStage &s : sector.kernels[0].stages) EXPECT_FALSE(s.cooperative);
+  const driver::Compilation plain = generate({"DFT(256)", 8, false, Precision::Double, "padding=off"});
+  EXPECT_EQ(plain.source.find("splgen_swizzle"), std::string::npos);
+  EXPECT_NE(generate({"DFT(256)", 8}).source.find("splgen_swizzle"), std::string::npos);
+  EXPECT_NE(generate({"DFT(256)", 8, false, Precision::Double, "table=0"}).source.find("sincospi"), std::string::npos);
+  EXPECT_EQ(generate({"DFT(256)", 8}).source.find("sincospi"), std::string::npos);
+  EXPECT_EQ(generate({"DFT(1048576)"}).program.gpu->kernels.size(), 3u);
+  EXPECT_EQ(generate({"DFT(1048576)", 1, false, Precision::Double, "factor=256"}).program.gpu->kernels.size(), 4u);
+  const GpuProgram wide = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256"}).program.gpu;
+  EXPECT_EQ(wide.kernels[0].groups_per_block * wide.kernels[0].threads_per_group, 256);
+  const GpuProgram small = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256,shared=4160"}).program.gpu;
+  EXPECT_EQ(small.kernels[0].groups_per_block, 2);  // two rows of 65 double2 a group: 4160 bytes hold 2
+  EXPECT_NE(generate({"DFT(64)", 4}).source.find("block=128,grid_block=256,staging=warp"), std::string::npos);
 }
 
 // The GPU form's structure: a small batch is one kernel holding its groups' temporaries and its
@@ -195,15 +239,19 @@ std::string emulated_source(const std::string &cu) {
 // The printed code itself, launches, indices, shared memory and barriers included, on the CPU.
 TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
   if (!test::have_program(test::default_compiler())) GTEST_SKIP() << "no C++ compiler";
+  const std::string direct = "staging=sector,stores=direct";
   const std::vector<Case> cases = {{"DFT(64)", 37},        {"DFT(16)", 100},     {"DFT(1024)", 5},
                                    {"DFT(60)", 3, true},   {"DFT(16 x 12)", 2},  {"DFT(4096)", 3},
-                                   {"DFT(65536)", 2, false, Precision::Float},   {"DFT(1048576)"}};
+                                   {"DFT(65536)", 2, false, Precision::Float},   {"DFT(1048576)"},
+                                   {"DFT(256)", 9, false, Precision::Double, direct},
+                                   {"DFT(64)", 37, true, Precision::Float, direct + ",padding=off,block=256"},
+                                   {"DFT(1024)", 3, false, Precision::Double, direct + ",table=0"},
+                                   {"DFT(65536)", 1, false, Precision::Double, direct + ",factor=256,grid_block=64"}};
   test::TempDir dir("splgen-cuda-emulated");
   std::vector<std::string> sources;
   std::vector<driver::Compilation> compiled;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    driver::GenOptions g;
-    g.target = "cuda", g.io.batch = cases[i].batch, g.inverse = cases[i].inverse, g.precision = cases[i].precision;
+    driver::GenOptions g = gen_options(cases[i]);
     g.name = fmt::format("emulated{}", i);
     compiled.push_back(driver::run_pipeline(cases[i].spec, g));
     sources.push_back(dir.write(fmt::format("k{}.cpp", i), emulated_source(compiled.back().source)));
@@ -212,7 +260,8 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
                                                      fmt::format("-O1 -w -pthread -I{}", SPLGEN_TEST_SUPPORT_DIR));
   test::SharedObject lib(so);
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    SCOPED_TRACE(fmt::format("{} --batch {}{}", cases[i].spec, cases[i].batch, cases[i].precision == Precision::Float ? " float" : ""));
+    SCOPED_TRACE(fmt::format("{} --batch {}{} {}", cases[i].spec, cases[i].batch, cases[i].precision == Precision::Float ? " float" : "",
+                             cases[i].knobs));
     const driver::Compilation &c = compiled[i];
     const std::size_t n = std::size_t(c.spec->rows);
     std::mt19937_64 rng(n + i);
@@ -244,7 +293,9 @@ TEST(CudaKernels, NvccCompilesEveryKernelForSm80AndSm90) {
   const std::vector<Case> cases = {{"DFT(16)", 1000},          {"DFT(1024)", 64, false, Precision::Float},
                                    {"DFT(4096)", 8, true},     {"DFT(100)", 3},
                                    {"DFT(10007)"},             {"DFT(64 x 64)", 1, false, Precision::Float},
-                                   {"DFT(1048576)"},           {"DFT(8 x 4 x 6)", 2}};
+                                   {"DFT(1048576)"},           {"DFT(8 x 4 x 6)", 2},
+                                   {"DFT(256)", 100, false, Precision::Double, "staging=sector,stores=direct,padding=off"},
+                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512"}};
   std::string sources;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const driver::Compilation c = generate(cases[i]);
