@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
+#include <thread>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -48,14 +51,16 @@ void write_text(const std::filesystem::path &path, const std::string &text) {
 // What one spec's program is built from, and how nvcc is called on it.
 struct Prepared {
   std::string spec;
+  std::string variant;  // its label, with variants
   int64_t points = 0, batch = 1;
   std::string defines;  // -DKERNEL=... -DRANK=... -DN1=... for kernel.cu and bench.cu
 };
 
-Prepared generate(const std::string &spec_text, const CudaBenchOptions &o, const std::filesystem::path &dir) {
+Prepared generate(const std::string &spec_text, const CudaVariant &v, const CudaBenchOptions &o, const std::filesystem::path &dir) {
   driver::GenOptions g;
   g.target = "cuda", g.precision = o.precision, g.inverse = o.inverse, g.name = kKernelName;
-  Prepared p{spec_text, driver::start(spec_text, g).spec->rows, o.batch, ""};
+  g.codelet_max = v.codelet_max, g.gpu = v.knobs;
+  Prepared p{spec_text, o.variants.empty() ? "" : v.label(), driver::start(spec_text, g).spec->rows, o.batch, ""};
   if (p.batch == 0) p.batch = auto_batch(p.points, o.precision);
   g.io.batch = p.batch;
   driver::Compilation c = driver::run_pipeline(spec_text, g);
@@ -105,24 +110,30 @@ std::string run_all_script(const std::vector<Prepared> &specs, const CudaBenchOp
                     "# line \"SPEC <index> <spec> batch <B> <precision> <direction>\"; `splgen bench --target cuda\n"
                     "# --results FILE` makes the table of what it prints (docs/cuda.md, \"Benchmarking on a GPU machine\").\n"
                     "cd \"$(dirname \"$0\")\"\nstatus=0\n";
-  for (std::size_t i = 0; i < specs.size(); ++i)
-    out += fmt::format("echo {}\nsh {}/build_and_run.sh || status=1\n",
-                       shell_quote(fmt::format("SPEC {} {} batch {} {} {}", i, specs[i].spec, specs[i].batch,
-                                               o.precision == Precision::Float ? "float" : "double",
-                                               o.inverse ? "inverse" : "forward")),
-                       i);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    out += fmt::format("echo {}\n", shell_quote(fmt::format("SPEC {} {} batch {} {} {}", i, specs[i].spec, specs[i].batch,
+                                                           o.precision == Precision::Float ? "float" : "double",
+                                                           o.inverse ? "inverse" : "forward")));
+    if (!specs[i].variant.empty()) out += fmt::format("echo {}\n", shell_quote("KNOBS " + specs[i].variant));
+    out += fmt::format("sh {}/build_and_run.sh || status=1\n", i);
+  }
   return out + "exit $status\n";
 }
 
-CudaBenchRow run_one(const Prepared &p, const std::filesystem::path &dir, const std::string &nvcc,
-                     const CudaBenchOptions &o, std::string &gpu) {
+// nvcc on one spec's files: the command, and "" or its failure (CompileError's text).
+std::string build(const Prepared &p, const std::filesystem::path &dir, const std::string &nvcc, const CudaBenchOptions &o) {
   const std::string rpath = (std::filesystem::path(nvcc).parent_path() / ".." / "lib64").string();
   const std::string compile = fmt::format("cd {} && {} {}", shell_quote(dir.string()), shell_quote(nvcc),
                                           nvcc_arguments(p, o.arch, shell_quote(rpath)));
   auto [status, output] = run_command(compile);
   if (status != 0) throw CompileError(compile, status, output);
+  return compile;
+}
+
+CudaBenchRow run_built(const Prepared &p, const std::filesystem::path &dir, std::string &gpu) {
   auto [code, out] = run_command(shell_quote((dir / "bench").string()));
   CudaBenchRow row{p.spec, p.points, p.batch};
+  row.variant = p.variant;
   parse_cuda_output(out, code, row, gpu);
   return row;
 }
@@ -133,6 +144,35 @@ std::filesystem::path spec_dir(const std::filesystem::path &root, std::size_t in
 }
 
 }  // namespace
+
+std::string CudaVariant::label() const {
+  return (codelet_max > 0 ? fmt::format("codelet={},", codelet_max) : std::string("codelet=default,")) + to_string(knobs);
+}
+
+CudaVariant parse_cuda_variant(const std::string &label) {
+  const std::size_t comma = label.find(',');
+  const std::string first = label.substr(0, comma);
+  if (first.rfind("codelet=", 0) != 0) throw std::invalid_argument("not a kernel variant (codelet=N,...): " + label);
+  CudaVariant v;
+  const std::string size = first.substr(8);
+  if (size != "default") {
+    char *end = nullptr;
+    v.codelet_max = std::strtoll(size.c_str(), &end, 10);
+    if (size.empty() || *end != '\0' || v.codelet_max < 1 || v.codelet_max > 64)
+      throw std::invalid_argument("codelet=" + size + ": expected default or 1..64");
+  }
+  v.knobs = parse_gpu_knobs(comma == std::string::npos ? "" : label.substr(comma + 1));
+  return v;
+}
+
+std::vector<std::pair<std::string, CudaVariant>> cuda_bench_jobs(const CudaBenchOptions &o) {
+  std::vector<std::pair<std::string, CudaVariant>> jobs;
+  if (o.variants.empty())
+    for (const std::string &spec : o.specs) jobs.emplace_back(spec, o.kernel);
+  else
+    for (const CudaVariant &v : o.variants) jobs.emplace_back(o.specs.at(0), v);
+  return jobs;
+}
 
 int64_t auto_batch(int64_t points, Precision precision) {
   const int64_t bytes = 2 * points * (precision == Precision::Float ? 8 : 16);  // x and y
@@ -199,27 +239,45 @@ CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &o) 
     o.precision = p, o.inverse = direction == "inverse";
     o.specs.push_back(row.spec);
     row.points = driver::start(row.spec, driver::GenOptions{}).spec->rows;
+    const std::string rest = blocks[i].substr(head.size() + 1);
+    if (rest.rfind("KNOBS ", 0) == 0) row.variant = rest.substr(6, rest.find('\n') - 6);
     try {
-      parse_cuda_output(blocks[i].substr(head.size() + 1), 0, row, result.gpu);
+      parse_cuda_output(rest, 0, row, result.gpu);
+    } catch (const CudaUnavailable &) {
+      throw;
     } catch (const std::runtime_error &e) {
-      throw std::runtime_error(fmt::format("{} failed: {}", row.spec, e.what()));
+      if (row.variant.empty()) throw std::runtime_error(fmt::format("{} failed: {}", row.spec, e.what()));
+      row.failure = e.what();  // a search's variant: the others still count
     }
     result.rows.push_back(row);
   }
   return result;
 }
 
+namespace {
+
+// A variant's failure as its row (search), or the bench's error.
+CudaBenchRow failed(const Prepared &p, const std::string &why) {
+  CudaBenchRow row{p.spec, p.points, p.batch};
+  row.variant = p.variant, row.failure = why;
+  return row;
+}
+
+}  // namespace
+
 CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<void(const std::string &)> &progress) {
   const std::string nvcc = o.no_run ? "" : find_nvcc();
   if (!o.no_run && nvcc.empty())
     throw CudaUnavailable("bench --target cuda needs nvcc, on PATH or at /usr/local/cuda/bin/nvcc: install the CUDA "
                           "toolkit (or use --keep DIR --no-run and run DIR/run_all.sh where it is)");
+  const auto start = std::chrono::steady_clock::now();
   TempDir temporary("splgen-cuda-bench");
   const std::filesystem::path root = o.keep.empty() ? temporary.path() : std::filesystem::path(o.keep);
   CudaBenchResult result;
   std::vector<Prepared> prepared;
-  for (std::size_t i = 0; i < o.specs.size(); ++i) {
-    prepared.push_back(generate(o.specs[i], o, spec_dir(root, i)));
+  const auto jobs = cuda_bench_jobs(o);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    prepared.push_back(generate(jobs[i].first, jobs[i].second, o, spec_dir(root, i)));
     if (o.keep.empty()) continue;
     const std::string script = (spec_dir(root, i) / "build_and_run.sh").string();
     write_text(script, build_script(prepared.back(), o));
@@ -230,18 +288,34 @@ CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<vo
     write_text(result.kept.back(), run_all_script(prepared, o));
   }
   if (o.no_run) return result;
-  for (std::size_t i = 0; i < prepared.size(); ++i) {
-    progress(fmt::format("{} batch {} ... ", prepared[i].spec, prepared[i].batch));
-    try {
-      result.rows.push_back(run_one(prepared[i], spec_dir(root, i), nvcc, o, result.gpu));
-    } catch (const CudaUnavailable &e) {
-      throw CudaUnavailable(fmt::format("bench --target cuda: {}", e.what()));
-    } catch (const CompileError &) {
-      throw;
-    } catch (const std::runtime_error &e) {
-      throw std::runtime_error(fmt::format("bench --target cuda: {} failed: {}", prepared[i].spec, e.what()));
+  const bool variants = !o.variants.empty();
+  const std::size_t width = std::size_t(o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency()));
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  // nvcc on `width` programs at once, then each run alone (the GPU is timed by one at a time)
+  for (std::size_t first = 0; first < prepared.size(); first += width) {
+    if (variants && o.budget_seconds > 0 && elapsed() > o.budget_seconds) break;
+    const std::size_t last = std::min(prepared.size(), first + width);
+    std::vector<std::future<std::string>> builds;
+    for (std::size_t i = first; i < last; ++i)
+      builds.push_back(std::async(std::launch::async, [&, i] { return build(prepared[i], spec_dir(root, i), nvcc, o); }));
+    for (std::size_t i = first; i < last; ++i) {
+      const Prepared &p = prepared[i];
+      progress(fmt::format("{} batch {}{} ... ", p.spec, p.batch, variants ? " " + p.variant : ""));
+      try {
+        builds[i - first].get();
+        result.rows.push_back(run_built(p, spec_dir(root, i), result.gpu));
+      } catch (const CudaUnavailable &e) {
+        throw CudaUnavailable(fmt::format("bench --target cuda: {}", e.what()));
+      } catch (const CompileError &e) {
+        if (!variants) throw;
+        result.rows.push_back(failed(p, "nvcc: " + e.first_error()));
+      } catch (const std::runtime_error &e) {
+        if (!variants) throw std::runtime_error(fmt::format("bench --target cuda: {} failed: {}", p.spec, e.what()));
+        result.rows.push_back(failed(p, e.what()));
+      }
+      const CudaBenchRow &r = result.rows.back();
+      progress(r.failure.empty() ? fmt::format("{:.2f}x\n", r.cufft_ns / r.splgen_ns) : "failed: " + r.failure + "\n");
     }
-    progress(fmt::format("{:.2f}x\n", result.rows.back().cufft_ns / result.rows.back().splgen_ns));
   }
   return result;
 }
