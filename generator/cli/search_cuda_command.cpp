@@ -9,9 +9,18 @@
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
+#include "generator/cli/wisdom_plan.h"
+#include "generator/ir/print.h"
+#include "generator/measure/machine.h"
+#include "generator/parse/formula_parser.h"
 #include "generator/measure/cuda_bench.h"
 #include "generator/search/cuda_search.h"
 #include "generator/search/duration.h"
+#include "generator/search/wisdom.h"
+
+#ifndef SPLGEN_VERSION
+#define SPLGEN_VERSION "0"
+#endif
 
 namespace splgen::cli {
 
@@ -27,9 +36,9 @@ void check_cuda_search_options(const SearchArgs &a) {
       !a.compiler.empty() || a.flags != d.flags || a.threads != d.threads || a.threading != d.threading)
     throw CommandError(kExitUsage, "search --target cuda: --isa, --rules, --strategy, --keep, --seed, --compiler, --flags "
                                    "and --threads are the CPU's; the GPU search varies the codelet size and --gpu-knobs");
-  if (!a.wisdom.empty()) throw CommandError(kExitUsage, "search --target cuda: --wisdom is not built for GPU kernels yet; "
-                                                       "give gen the --codelet-max and --gpu-knobs the search prints");
   if (a.no_run && a.keep_dir.empty()) throw CommandError(kExitUsage, "--no-run needs --keep-dir DIR: it only writes the files there");
+  if (!a.wisdom.empty() && a.no_run)
+    throw CommandError(kExitUsage, "--wisdom with --no-run: nothing is timed here; give --wisdom with --results FILE");
   if (!a.results.empty() && (!a.keep_dir.empty() || a.no_run || !a.budget.empty()))
     throw CommandError(kExitUsage, "--results FILE reads a finished run: no --keep-dir, --no-run or --budget");
 }
@@ -105,7 +114,12 @@ measure::CudaBenchResult read_results(const SearchArgs &a) {
   measure::CudaBenchOptions o;
   try {
     measure::CudaBenchResult r = measure::read_cuda_results(text.str(), o);
+    if ((o.precision == Precision::Float) != (a.precision == "float") || o.inverse != a.inverse)
+      throw std::runtime_error(fmt::format("the candidates are {} {}; give --precision and --inverse as searched",
+                                           o.precision == Precision::Float ? "float" : "double", o.inverse ? "inverse" : "forward"));
     for (const measure::CudaBenchRow &row : r.rows) {
+      if (print(parse::parse_formula(row.spec)) != print(parse::parse_formula(a.spec)))
+        throw std::runtime_error(fmt::format("the candidates are of {}, not {}", row.spec, a.spec));
       if (row.variant.empty()) throw std::runtime_error("a spec without a KNOBS line: this is bench's output, not search's");
       if (row.spec != r.rows[0].spec || row.batch != r.rows[0].batch) throw std::runtime_error("candidates of more than one spec");
       measure::parse_cuda_variant(row.variant);
@@ -114,6 +128,33 @@ measure::CudaBenchResult read_results(const SearchArgs &a) {
   } catch (const std::exception &e) {
     throw CommandError(kExitUsage, fmt::format("--results {}: {}", a.results, e.what()));
   }
+}
+
+// --wisdom FILE: the winner, keyed by the spec, precision, direction, batch and GPU; gen
+// --target cuda --wisdom FILE takes its codelet size and knobs (docs/search.md).
+void store_wisdom(const SearchArgs &a, const driver::GenOptions &gen, const measure::CudaBenchResult &r, std::size_t best) {
+  const measure::CudaBenchRow &row = r.rows[best];
+  driver::GenOptions g = gen;
+  g.io.batch = row.batch;
+  search::WisdomEntry e;
+  e.key = search::wisdom_key(row.spec, g);
+  e.key.compiler = "nvcc -arch=" + a.arch, e.key.cpu = r.gpu.empty() ? "unknown GPU" : r.gpu;
+  e.formula = e.key.spec;  // the expansion stays gen's; the entry is its parameters
+  e.tree = "cuda";
+  e.gpu = row.variant;
+  e.ns = row.splgen_ns;
+  e.default_ns = r.rows[0].failure.empty() ? r.rows[0].splgen_ns : 0;
+  e.strategy = "cuda";
+  e.date = measure::utc_timestamp();
+  e.splgen_version = SPLGEN_VERSION;
+  search::WisdomUpdate u;
+  try {
+    u = search::update_wisdom(a.wisdom, {e});
+  } catch (const search::WisdomError &ex) {
+    throw CommandError(kExitOutput, ex.what());
+  }
+  if (!u.left_out.empty()) throw CommandError(kExitInternal, fmt::format("wisdom {}: {} is not stored", a.wisdom, u.left_out.front()));
+  std::cout << "wisdom: " << a.wisdom << "\n";
 }
 
 }  // namespace
@@ -144,6 +185,10 @@ void check_no_cuda_search_options(const SearchArgs &a) {
 int run_cuda_search_command(const SearchArgs &a) {
   check_cuda_search_options(a);
   const driver::GenOptions gen = cuda_gen_options(a);
+  if (!a.wisdom.empty()) {  // a corrupt or unwritable file is an error before the search, not after
+    load_wisdom_file(a.wisdom);
+    check_writable("--wisdom", a.wisdom);
+  }
   measure::CudaBenchResult result;
   if (!a.results.empty()) {
     result = read_results(a);
@@ -178,7 +223,9 @@ int run_cuda_search_command(const SearchArgs &a) {
       return 0;
     }
   }
-  print_table(a, result, search::best_cuda_row(result.rows, gen.precision));
+  const std::optional<std::size_t> best = search::best_cuda_row(result.rows, gen.precision);
+  print_table(a, result, best);
+  if (!a.wisdom.empty() && !a.no_run) store_wisdom(a, gen, result, *best);
   check_stdout();
   return 0;
 }

@@ -99,6 +99,31 @@ TEST_F(SearchCudaCliTest, ResultsPickTheFastestAgainstCufft) {
                       "factor=1024,shared=98304\"  1.06x cuFFT (default 0.70x)");
 }
 
+// The winner goes to wisdom, keyed by the batch; gen --target cuda --wisdom takes its knobs
+// (for that batch only; another batch keeps the defaults, with a note).
+TEST_F(SearchCudaCliTest, WisdomKeepsTheWinnerForGen) {
+  const std::string file = dir.write("results.txt", kSearchOutput), wisdom = dir.file("w.json");
+  test::ProgramResult r = splgen({"search", "DFT(1024)", "--target", "cuda", "--results", file, "--wisdom", wisdom});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = test::read_text_file(wisdom);
+  EXPECT_TRUE(contains(text, "\"isa\": \"cuda\"")) << text;
+  EXPECT_TRUE(contains(text, "\"batch\": 8192")) << text;
+  EXPECT_TRUE(contains(text, "\"cpu\": \"NVIDIA H200\"")) << text;
+  EXPECT_TRUE(contains(text, "stores=direct")) << text;
+  test::ProgramResult g = splgen({"gen", "DFT(1024)", "--target", "cuda", "--batch", "8192", "--wisdom", wisdom});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_TRUE(contains(g.out, "// GPU knobs (--gpu-knobs): block=128,grid_block=256,staging=warp,stores=direct")) << g.out.substr(0, 1500);
+  EXPECT_TRUE(g.err.empty()) << g.err;
+  test::ProgramResult other = splgen({"gen", "DFT(1024)", "--target", "cuda", "--batch", "4", "--wisdom", wisdom});
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_TRUE(contains(other.out, "stores=staged")) << other.out.substr(0, 1500);
+  EXPECT_TRUE(contains(other.err, "are for other batches than 4")) << other.err;
+  // The precision, direction and spec must be those of the run.
+  expect_error({"search", "DFT(1024)", "--target", "cuda", "--results", file, "--precision", "float"}, "give --precision");
+  expect_error({"search", "DFT(512)", "--target", "cuda", "--results", file}, "of DFT(1024), not DFT(512)");
+  expect_error({"search", "DFT(64)", "--target", "cuda", "--keep-dir", "k", "--no-run", "--wisdom", wisdom}, "--wisdom with --no-run");
+}
+
 TEST_F(SearchCudaCliTest, KeepDirNoRunWritesEveryCandidate) {
   const std::string keep = dir.file("k");
   test::ProgramResult r = splgen({"search", "DFT(256)", "--target", "cuda", "--batch", "64", "--keep-dir", keep, "--no-run",
