@@ -4,7 +4,7 @@
 // memory, would then differ), against FFTW3 in long double and the O(n^2) sum; and every
 // emitted .cu file compiles with nvcc -Werror all-warnings for sm_80 and sm_90 (skipped, with
 // the reason, where nvcc is absent). Running the kernels on a GPU is `splgen bench --target
-// cuda` (against cuFFT), on a machine that has one.
+// cuda` (against cuFFT), on a machine that has one, and KernelsRunOnTheGpuAgainstCufft there.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -282,6 +282,42 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
       ASSERT_EQ(kernel(yd.data(), x.data(), nullptr), 0);
       for (std::size_t k = 0; k < n; ++k) got[k] = {yd[2 * k], yd[2 * k + 1]};
       EXPECT_LE(test::relative_rms_error(got, want), 1e-13);
+    }
+  }
+}
+
+// On a machine with a GPU: kernels of each kind run there, against cuFFT and the long-double
+// reference (bench --target cuda's program, a few short samples). Skipped, with the reason,
+// where there is no GPU or no nvcc; docs/cuda.md, "Correctness without a GPU", says what checks
+// the same kernels then.
+TEST(CudaKernels, KernelsRunOnTheGpuAgainstCufft) {
+  if (measure::find_nvcc().empty()) GTEST_SKIP() << "nvcc not found (the CUDA toolkit: /usr/local/cuda/bin/nvcc)";
+  if (!test::have_program("nvidia-smi")) GTEST_SKIP() << "no GPU here (nvidia-smi not found): run on a machine with one";
+  struct Run {
+    std::vector<std::string> specs;
+    int64_t batch;
+    Precision precision;
+    bool inverse;
+    std::string knobs;
+  };
+  const std::vector<Run> runs = {
+      {{"DFT(16)", "DFT(60)", "DFT(1024)", "DFT(64 x 64)"}, 37, Precision::Double, false, ""},
+      {{"DFT(10007)", "DFT(1048576)", "DFT(8 x 4 x 6)"}, 1, Precision::Double, true, ""},
+      {{"DFT(256)", "DFT(4096)", "DFT(65536)"}, 3, Precision::Float, false, "staging=sector,stores=direct,factor=256"},
+      {{"DFT(64)", "DFT(2048)"}, 5, Precision::Double, false, "padding=off,table=0,block=256"}};
+  for (const Run &run : runs) {
+    measure::CudaBenchOptions o;
+    o.specs = run.specs, o.batch = run.batch, o.precision = run.precision, o.inverse = run.inverse;
+    o.kernel.knobs = parse_gpu_knobs(run.knobs);
+    o.repetitions = 1, o.min_sample_seconds = 1e-4;
+    const measure::CudaBenchResult r = measure::run_cuda_bench(o, [](const std::string &) {});
+    const double tolerance = run.precision == Precision::Float ? 1e-5 : 1e-13;
+    for (const measure::CudaBenchRow &row : r.rows) {
+      SCOPED_TRACE(fmt::format("{} x {} {}", row.spec, row.batch, run.knobs));
+      EXPECT_LE(row.error, tolerance) << "against cuFFT";
+      if (!std::isnan(row.error_reference)) {  // computed up to 2^14 points
+        EXPECT_LE(row.error_reference, tolerance) << "against the reference";
+      }
     }
   }
 }
