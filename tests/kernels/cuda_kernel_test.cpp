@@ -62,13 +62,16 @@ void check_meaning(const Case &c) {
   for (bool reversed : {false, true}) {
     const std::vector<cplx> got = interpret(*comp.program.gpu, x, reversed);
     EXPECT_LE(test::relative_rms_error(got, sequential), tolerance) << (reversed ? "backwards" : "forwards") << " vs sequential";
-    if (known)  // spec_reference knows batches of 1D DFTs only
+    if (known) {  // spec_reference knows batches of 1D DFTs only
       EXPECT_LE(test::relative_rms_error(got, expected), tolerance) << (reversed ? "backwards" : "forwards");
-    if (comp.spec->kind == SplKind::DFT && n > 1)  // entries of the O(n) long-double sum
-      for (std::size_t k : {std::size_t(1), n / 3, n - 1})
+    }
+    if (comp.spec->kind == SplKind::DFT && n > 1) {  // entries of the O(n) long-double sum
+      for (std::size_t k : {std::size_t(1), n / 3, n - 1}) {
         EXPECT_LE(double(std::abs(std::complex<long double>(got[k]) - test::reference_dft_entry(exact, k, sign))),
                   tolerance * std::sqrt(double(n)))
             << "entry " << k;
+      }
+    }
   }
 }
 
