@@ -26,6 +26,12 @@ struct GpuKnobs {
   int block_threads = 128;
   // Threads per block of a kernel whose groups are single lanes.
   int grid_block_threads = 256;
+  // Threads of one group at most (the GPU paper's threads per transform): a stage with more
+  // lanes gives each thread several. 1024, CUDA's most per block.
+  int group_threads = 1024;
+  // __launch_bounds__'s second argument: blocks per SM the compiler keeps registers for
+  // (0: none asked, the compiler's choice).
+  int min_blocks = 0;
   GpuStaging staging = GpuStaging::Warp;
   // A group's last writes of y go straight to global memory (when that stage writes every
   // element of the group's row with coalesced stores), not through its shared copy.
@@ -44,8 +50,8 @@ struct GpuKnobs {
   bool operator==(const GpuKnobs &) const = default;
 };
 
-// "block=128,grid_block=256,staging=warp,stores=staged,padding=on,table=4096,factor=1024,
-// shared=98304": every knob, in this order.
+// "block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,
+// table=4096,factor=1024,shared=98304": every knob, in this order.
 std::string to_string(const GpuKnobs &k);
 // KNOBS with the assignments of `text` ("k=v,k=v", any subset, any order, or none) applied; a
 // std::invalid_argument naming the key or value and its column (1-based) when one is wrong.

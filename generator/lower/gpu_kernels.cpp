@@ -488,7 +488,7 @@ GpuKernel fused_kernel(Function &f, const std::vector<LoopVar> &groups, std::vec
   int64_t widest = 1;
   for (const GpuStage &s : stages)
     if (!s.cooperative) widest = std::max(widest, lane_count(s));
-  k.threads_per_group = int(std::min<int64_t>(widest, 1024));
+  k.threads_per_group = int(std::min<int64_t>(widest, knobs.group_threads));
   int64_t per_block = std::max<int64_t>(1, knobs.block_threads / k.threads_per_group);
   if (shared > 0) per_block = std::min(per_block, limit / shared);
   k.groups_per_block = int(std::max<int64_t>(1, std::min(per_block, k.group_count())));

@@ -1,6 +1,7 @@
 #include "generator/search/cuda_search.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "generator/search/evaluate.h"
@@ -9,42 +10,55 @@ namespace splgen::search {
 
 namespace {
 
-// Every combination of the knobs the search varies, around `base`.
-std::vector<measure::CudaVariant> knob_grid(const measure::CudaVariant &base, int64_t points) {
-  std::vector<int64_t> codelets = {base.codelet_max};
-  for (int64_t c : {int64_t(0), int64_t(8), int64_t(16), int64_t(32)})
-    if (c != base.codelet_max) codelets.push_back(c);
-  std::vector<int> blocks = {base.knobs.block_threads};
-  for (int b : {64, 128, 256})
-    if (b != base.knobs.block_threads) blocks.push_back(b);
-  // The four-step's factor and the grid-stride kernels' blocks matter only past one group's size.
-  std::vector<int64_t> factors = {base.knobs.factor_max};
-  std::vector<int> grid_blocks = {base.knobs.grid_block_threads};
-  if (points > 1024) {
-    for (int64_t f : {int64_t(256), int64_t(512), int64_t(1024)})
-      if (f != base.knobs.factor_max) factors.push_back(f);
-    for (int g : {128, 512})
-      if (g != base.knobs.grid_block_threads) grid_blocks.push_back(g);
-  }
-  std::vector<measure::CudaVariant> out;
-  for (int64_t c : codelets)
-    for (GpuStaging staging : {base.knobs.staging, base.knobs.staging == GpuStaging::Warp ? GpuStaging::Sector : GpuStaging::Warp})
-      for (bool direct : {base.knobs.direct_stores, !base.knobs.direct_stores})
-        for (int b : blocks)
-          for (int64_t f : factors)
-            for (int g : grid_blocks) {
-              measure::CudaVariant v = base;
-              v.codelet_max = c, v.knobs.staging = staging, v.knobs.direct_stores = direct;
-              v.knobs.block_threads = b, v.knobs.factor_max = f, v.knobs.grid_block_threads = g;
-              out.push_back(v);
-            }
-  return out;
+// One knob the search varies: its values (the base's first) as setters on a variant.
+using Setter = std::function<void(measure::CudaVariant &)>;
+using Dimension = std::vector<Setter>;
+
+// The knob `get` returns (a field of the variant) at each of `alternatives`, the base's value first.
+template <class T, class Get>
+Dimension dimension(const measure::CudaVariant &base, Get get, std::vector<T> alternatives) {
+  measure::CudaVariant copy = base;
+  const T first = get(copy);
+  Dimension d = {[](measure::CudaVariant &) {}};
+  for (const T &v : alternatives)
+    if (v != first) d.push_back([get, v](measure::CudaVariant &x) { get(x) = v; });
+  return d;
 }
 
-int changed(const measure::CudaVariant &v, const measure::CudaVariant &base) {
-  const GpuKnobs &a = v.knobs, &b = base.knobs;
-  return (v.codelet_max != base.codelet_max) + (a.staging != b.staging) + (a.direct_stores != b.direct_stores) +
-         (a.block_threads != b.block_threads) + (a.factor_max != b.factor_max) + (a.grid_block_threads != b.grid_block_threads);
+// The knobs the search varies around `base`: the codelet size (the radix), staging, direct
+// stores, groups per block, threads per group, padding, computed twiddles, launch bounds; past
+// one group's size also the four-step's factor and the grid-stride kernels' blocks.
+std::vector<Dimension> dimensions(const measure::CudaVariant &base, int64_t points) {
+  std::vector<Dimension> d;
+  d.push_back(dimension<int64_t>(base, [](measure::CudaVariant &v) -> int64_t & { return v.codelet_max; }, {0, 8, 16, 32}));
+  d.push_back(dimension<GpuStaging>(base, [](measure::CudaVariant &v) -> GpuStaging & { return v.knobs.staging; },
+                                    {GpuStaging::Warp, GpuStaging::Sector}));
+  d.push_back(dimension<bool>(base, [](measure::CudaVariant &v) -> bool & { return v.knobs.direct_stores; }, {false, true}));
+  d.push_back(dimension<int>(base, [](measure::CudaVariant &v) -> int & { return v.knobs.block_threads; }, {64, 128, 256}));
+  d.push_back(dimension<int>(base, [](measure::CudaVariant &v) -> int & { return v.knobs.group_threads; }, {1024, 256}));
+  d.push_back(dimension<bool>(base, [](measure::CudaVariant &v) -> bool & { return v.knobs.padding; }, {true, false}));
+  d.push_back(dimension<int64_t>(base, [](measure::CudaVariant &v) -> int64_t & { return v.knobs.max_table; }, {4096, 0}));
+  d.push_back(dimension<int>(base, [](measure::CudaVariant &v) -> int & { return v.knobs.min_blocks; }, {0, 2}));
+  if (points > 1024) {
+    d.push_back(dimension<int64_t>(base, [](measure::CudaVariant &v) -> int64_t & { return v.knobs.factor_max; }, {1024, 512, 256}));
+    d.push_back(dimension<int>(base, [](measure::CudaVariant &v) -> int & { return v.knobs.grid_block_threads; }, {256, 128, 512}));
+  }
+  return d;
+}
+
+// The variants that change `changes` of the dimensions (from the base's value), in order.
+void with_changes(const measure::CudaVariant &base, const std::vector<Dimension> &dims, std::size_t from, int changes,
+                  const std::function<void(const measure::CudaVariant &)> &take) {
+  if (changes == 0) {
+    take(base);
+    return;
+  }
+  for (std::size_t i = from; i < dims.size(); ++i)
+    for (std::size_t k = 1; k < dims[i].size(); ++k) {
+      measure::CudaVariant v = base;
+      dims[i][k](v);
+      with_changes(v, dims, i + 1, changes - 1, take);
+    }
 }
 
 }  // namespace
@@ -54,19 +68,21 @@ std::vector<measure::CudaVariant> cuda_candidates(const std::string &spec, const
   driver::GenOptions one = gen;
   one.io.batch = 1;
   const int64_t points = driver::start(spec, one).spec->rows;
-  std::vector<measure::CudaVariant> grid = knob_grid(base, points);
-  std::stable_sort(grid.begin(), grid.end(),
-                   [&](const auto &x, const auto &y) { return changed(x, base) < changed(y, base); });
+  const std::vector<Dimension> dims = dimensions(base, points);
   std::vector<measure::CudaVariant> out;
   std::set<std::string> sources;
-  for (const measure::CudaVariant &v : grid) {
-    if (int(out.size()) >= limit) break;
+  int tries = 0;  // variants that print an earlier one's kernel are common: generation is bounded too
+  auto take = [&](const measure::CudaVariant &v) {
+    if (int(out.size()) >= limit || tries >= 8 * limit) return;
+    ++tries;
     driver::GenOptions g = gen;
     g.codelet_max = v.codelet_max, g.gpu = v.knobs, g.name = "splgen_candidate";
     std::string source = driver::run_pipeline(spec, g).source;
     source.erase(0, source.find("#include"));  // the header comment names the knobs
     if (sources.insert(source).second) out.push_back(v);
-  }
+  };
+  for (int changes = 0; changes <= int(dims.size()) && int(out.size()) < limit && tries < 8 * limit; ++changes)
+    with_changes(base, dims, 0, changes, take);
   return out;
 }
 

@@ -138,7 +138,7 @@ TEST(CudaKernels, KnobsChangeTheGpuForm) {
   EXPECT_EQ(wide.kernels[0].groups_per_block * wide.kernels[0].threads_per_group, 256);
   const GpuProgram small = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256,shared=4160"}).program.gpu;
   EXPECT_EQ(small.kernels[0].groups_per_block, 2);  // two rows of 65 double2 a group: 4160 bytes hold 2
-  EXPECT_NE(generate({"DFT(64)", 4}).source.find("block=128,grid_block=256,staging=warp"), std::string::npos);
+  EXPECT_NE(generate({"DFT(64)", 4}).source.find("block=128,grid_block=256,group=1024,min_blocks=0,staging=warp"), std::string::npos);
 }
 
 // The GPU form's structure: a small batch is one kernel holding its groups' temporaries and its
