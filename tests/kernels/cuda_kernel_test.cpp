@@ -138,6 +138,9 @@ TEST(CudaKernels, KnobsChangeTheGpuForm) {
   EXPECT_EQ(wide.kernels[0].groups_per_block * wide.kernels[0].threads_per_group, 256);
   const GpuProgram small = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256,shared=4160"}).program.gpu;
   EXPECT_EQ(small.kernels[0].groups_per_block, 2);  // two rows of 65 double2 a group: 4160 bytes hold 2
+  const driver::Compilation few = generate({"DFT(4096)", 2, false, Precision::Double, "group=256,min_blocks=2"});
+  EXPECT_EQ(few.program.gpu->kernels[0].threads_per_group, 256);  // 1024 lanes, 4 a thread
+  EXPECT_NE(few.source.find("__launch_bounds__(256, 2)"), std::string::npos);
   EXPECT_NE(generate({"DFT(64)", 4}).source.find("block=128,grid_block=256,group=1024,min_blocks=0,staging=warp"), std::string::npos);
 }
 
@@ -249,7 +252,8 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
                                    {"DFT(256)", 9, false, Precision::Double, direct},
                                    {"DFT(64)", 37, true, Precision::Float, direct + ",padding=off,block=256"},
                                    {"DFT(1024)", 3, false, Precision::Double, direct + ",table=0"},
-                                   {"DFT(65536)", 1, false, Precision::Double, direct + ",factor=256,grid_block=64"}};
+                                   {"DFT(65536)", 1, false, Precision::Double, direct + ",factor=256,grid_block=64"},
+                                   {"DFT(4096)", 2, false, Precision::Double, "group=96,min_blocks=2"}};
   test::TempDir dir("splgen-cuda-emulated");
   std::vector<std::string> sources;
   std::vector<driver::Compilation> compiled;
@@ -334,7 +338,7 @@ TEST(CudaKernels, NvccCompilesEveryKernelForSm80AndSm90) {
                                    {"DFT(10007)"},             {"DFT(64 x 64)", 1, false, Precision::Float},
                                    {"DFT(1048576)"},           {"DFT(8 x 4 x 6)", 2},
                                    {"DFT(256)", 100, false, Precision::Double, "staging=sector,stores=direct,padding=off"},
-                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512"}};
+                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512,min_blocks=2,group=128"}};
   std::string sources;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const driver::Compilation c = generate(cases[i]);
