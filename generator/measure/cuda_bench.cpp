@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -24,6 +26,15 @@ namespace {
 
 constexpr const char *kKernelName = "splgen_bench_kernel";
 constexpr const char *kDefaultNvcc = "/usr/local/cuda/bin/nvcc";
+constexpr const char *kVkfftHeader = "/usr/include/vkFFT.h";
+
+// Whether the driver's libcuda loads here: a program linked with it (VkFFT calls the driver
+// API) would not even start without, and could not say that there is no GPU.
+bool have_cuda_driver() {
+  void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (lib) dlclose(lib);
+  return lib != nullptr;
+}
 
 std::vector<int64_t> dims_of(const Spl &one) {
   if (one->kind == SplKind::DFT) return {one->a};
@@ -81,9 +92,15 @@ Prepared generate(const std::string &spec_text, const CudaVariant &v, const Cuda
 
 // nvcc's arguments after the compiler, in the spec's directory; `arch` and `rpath` as the
 // shell should see them (the script leaves both to its environment).
-std::string nvcc_arguments(const Prepared &p, const std::string &arch, const std::string &rpath) {
-  return fmt::format("-O3 -std=c++17 -arch={} {} kernel.cu bench.cu -o bench -lcufft -Xlinker -rpath={}", arch, p.defines,
-                     rpath);
+std::string nvcc_arguments(const Prepared &p, const std::string &arch, const std::string &rpath, const std::string &extra) {
+  return fmt::format("-O3 -std=c++17 -arch={} {} kernel.cu bench.cu -o bench -lcufft -Xlinker -rpath={}{}", arch, p.defines,
+                     rpath, extra);
+}
+
+// VkFFT's flags: its header's folder, its CUDA back end's driver API and NVRTC (the driver's
+// libcuda through the toolkit's link stubs).
+std::string vkfft_flags(const std::string &include_dir, const std::string &cuda_lib) {
+  return fmt::format(" -I{} -DSPLGEN_VKFFT=1 -L{}/stubs -lcuda -lnvrtc", include_dir, cuda_lib);
 }
 
 std::string build_script(const Prepared &p, const CudaBenchOptions &o) {
@@ -96,13 +113,22 @@ std::string build_script(const Prepared &p, const CudaBenchOptions &o) {
 set -e
 cd "$(dirname "$0")"
 NVCC="${{NVCC:-$(command -v nvcc || echo {4})}}"
+# VkFFT beside cuFFT where its header is (kept beside the scripts, or installed) and the driver's
+# libcuda, which it calls, loads; SPLGEN_NO_VKFFT=1: without
+VKFFT=""
+if [ -z "$SPLGEN_NO_VKFFT" ] && ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+  for d in ../vkfft /usr/include; do
+    if [ -f "$d/vkFFT.h" ]; then VKFFT="{6}"; break; fi
+  done
+fi
 "$NVCC" {5}
 if [ "$1" = --build-only ]; then exit 0; fi
 ./bench
 )sh",
                      p.spec, p.batch, o.precision == Precision::Float ? "float" : "double",
                      o.inverse ? "inverse" : "forward", kDefaultNvcc,
-                     nvcc_arguments(p, "\"${ARCH:-" + o.arch + "}\"", "\"$(dirname \"$NVCC\")/../lib64\""));
+                     nvcc_arguments(p, "\"${ARCH:-" + o.arch + "}\"", "\"$(dirname \"$NVCC\")/../lib64\"", " $VKFFT"),
+                     vkfft_flags("$d", "$(dirname \"$NVCC\")/../lib64"));
 }
 
 std::string run_all_script(const std::vector<Prepared> &specs, const CudaBenchOptions &o) {
@@ -123,8 +149,11 @@ std::string run_all_script(const std::vector<Prepared> &specs, const CudaBenchOp
 // nvcc on one spec's files: the command, and "" or its failure (CompileError's text).
 std::string build(const Prepared &p, const std::filesystem::path &dir, const std::string &nvcc, const CudaBenchOptions &o) {
   const std::string rpath = (std::filesystem::path(nvcc).parent_path() / ".." / "lib64").string();
+  const std::string header = have_cuda_driver() ? find_vkfft_header() : "";
+  const std::string vkfft = header.empty() ? "" : vkfft_flags(shell_quote(std::filesystem::path(header).parent_path().string()),
+                                                              shell_quote(rpath));
   const std::string compile = fmt::format("cd {} && {} {}", shell_quote(dir.string()), shell_quote(nvcc),
-                                          nvcc_arguments(p, o.arch, shell_quote(rpath)));
+                                          nvcc_arguments(p, o.arch, shell_quote(rpath), vkfft));
   auto [status, output] = run_command(compile);
   if (status != 0) throw CompileError(compile, status, output);
   return compile;
@@ -183,6 +212,12 @@ double CudaBenchRow::gbytes(Precision precision) const {
   return 2.0 * (precision == Precision::Float ? 8.0 : 16.0) * double(points) * double(batch) / splgen_ns;
 }
 
+std::string find_vkfft_header() {
+  if (const char *off = std::getenv("SPLGEN_NO_VKFFT"); off && *off) return "";
+  return std::filesystem::exists(kVkfftHeader) ? kVkfftHeader : "";
+}
+
+
 std::string find_nvcc() {
   if (have_program("nvcc")) return "nvcc";
   return std::filesystem::exists(kDefaultNvcc) ? kDefaultNvcc : "";
@@ -193,6 +228,19 @@ void parse_cuda_output(const std::string &output, int status, CudaBenchRow &row,
   bool found = false;
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("GPU ", 0) == 0) gpu = line.substr(4);
+    if (line.rfind("VKFFT ERROR ", 0) == 0) {
+      row.vkfft_failure = line.substr(12);
+      continue;
+    }
+    if (line.rfind("VKFFT ", 0) == 0) {
+      std::istringstream fields(line.substr(6));
+      std::string ns, error;
+      char *end_ns = nullptr, *end_error = nullptr;
+      if (fields >> ns >> error) row.vkfft_ns = std::strtod(ns.c_str(), &end_ns), row.vkfft_error = std::strtod(error.c_str(), &end_error);
+      if (!end_ns || *end_ns || !end_error || *end_error)
+        throw std::runtime_error("the timing program printed an unreadable line: " + line);
+      continue;
+    }
     if (line.rfind("ERROR no CUDA device", 0) == 0) throw CudaUnavailable(line.substr(6));
     if (line.rfind("ERROR ", 0) == 0) throw std::runtime_error(line.substr(6));
     if (line.rfind("RESULT ", 0) != 0) continue;
@@ -283,6 +331,14 @@ CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<vo
     write_text(script, build_script(prepared.back(), o));
     result.kept.push_back(script);
   }
+  if (!o.keep.empty() && !find_vkfft_header().empty()) {  // the GPU machine may have no libvkfft-dev
+    std::error_code error;
+    std::filesystem::create_directories(root / "vkfft", error);
+    std::filesystem::copy_file(find_vkfft_header(), root / "vkfft" / "vkFFT.h", std::filesystem::copy_options::overwrite_existing,
+                               error);
+    if (error) throw CudaKeepError(fmt::format("bench --target cuda: cannot copy VkFFT's header into {}: {}", (root / "vkfft").string(),
+                                               error.message()));
+  }
   if (!o.keep.empty()) {
     result.kept.push_back((root / "run_all.sh").string());
     write_text(result.kept.back(), run_all_script(prepared, o));
@@ -321,19 +377,28 @@ CudaBenchResult run_cuda_bench(const CudaBenchOptions &o, const std::function<vo
 }
 
 std::string format_cuda_table(const CudaBenchOptions &o, const CudaBenchResult &result) {
-  std::string out = fmt::format("# {}, {}, {}; cuFFT cufftPlanMany; cudaEvent timing, interleaved, medians; "
+  bool vkfft = false;  // VkFFT's columns where it was timed
+  for (const CudaBenchRow &r : result.rows) vkfft |= r.vkfft_ns > 0;
+  std::string out = fmt::format("# {}, {}, {}; cuFFT cufftPlanMany{}; cudaEvent timing, interleaved, medians; "
                                 "error vs reference: nan above 2^14 points\n",
                                 result.gpu.empty() ? "unknown GPU" : result.gpu,
-                                o.precision == Precision::Float ? "float" : "double", o.inverse ? "inverse" : "forward");
-  out += fmt::format("{:<24} {:>9} {:>9} {:>14} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7}\n", "spec", "n", "batch",
+                                o.precision == Precision::Float ? "float" : "double", o.inverse ? "inverse" : "forward",
+                                vkfft ? ", VkFFT (libvkfft-dev)" : "");
+  out += fmt::format("{:<24} {:>9} {:>9} {:>14} {:>13} {:>8} {:>10} {:>10} {:>9} {:>7}", "spec", "n", "batch",
                      "splgen Gflop/s", "cuFFT Gflop/s", "ratio", "vs cuFFT", "vs ref", "GB/s", "% copy");
+  out += vkfft ? fmt::format(" {:>13} {:>9}\n", "VkFFT Gflop/s", "vs VkFFT") : "\n";
   for (const CudaBenchRow &r : result.rows) {
     const double flops = 5.0 * double(r.points) * std::log2(double(r.points)) * double(r.batch);
     const double gbytes = r.gbytes(o.precision);
-    out += fmt::format("{:<24} {:>9} {:>9} {:>14.2f} {:>13.2f} {:>7.2f}x {:>10.2e} {:>10.2e} {:>9.1f} {:>6.1f}%\n", r.spec,
+    out += fmt::format("{:<24} {:>9} {:>9} {:>14.2f} {:>13.2f} {:>7.2f}x {:>10.2e} {:>10.2e} {:>9.1f} {:>6.1f}%", r.spec,
                        r.points, r.batch, flops / r.splgen_ns, flops / r.cufft_ns, r.cufft_ns / r.splgen_ns, r.error,
                        r.error_reference, gbytes, 100.0 * gbytes / r.copy_gbytes);
+    if (vkfft && r.vkfft_ns > 0) out += fmt::format(" {:>13.2f} {:>8.2f}x", flops / r.vkfft_ns, r.vkfft_ns / r.splgen_ns);
+    else if (vkfft) out += fmt::format(" {:>13} {:>9}", "-", "-");
+    out += "\n";
   }
+  for (const CudaBenchRow &r : result.rows)
+    if (!r.vkfft_failure.empty()) out += fmt::format("# VkFFT failed at {}: {}\n", r.spec, r.vkfft_failure);
   return out;
 }
 

@@ -70,6 +70,9 @@ struct CudaBenchRow {
   double error = 0;                    // relative RMS of splgen's y against cuFFT's
   double error_reference = 0;          // of its first transform against the reference; NaN if skipped
   double copy_gbytes = 0;              // device-to-device cudaMemcpy, bytes read + written per ns
+  double vkfft_ns = 0;                 // VkFFT's median where the program was built with it (0: not)
+  double vkfft_error = 0;              // of VkFFT's y against cuFFT's
+  std::string vkfft_failure;           // "VKFFT ERROR <what>": why VkFFT has no time
   std::string variant;                 // with variants: the kernel's label
   std::string failure;                 // with variants: why it has no time (then the rest is unset)
   double gbytes(Precision precision) const;  // the kernel's: x read and y written once per call
@@ -99,11 +102,16 @@ CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &opt
 // CudaKeepError, or std::runtime_error (one line) when the program fails otherwise.
 CudaBenchResult run_cuda_bench(const CudaBenchOptions &options, const std::function<void(const std::string &)> &progress);
 
-// The table (Gflop/s = 5 N log2 N batch / ns; the ratio is cuFFT's time over splgen's).
+// The table (Gflop/s = 5 N log2 N batch / ns; the ratio is cuFFT's time over splgen's; where
+// VkFFT was timed, its Gflop/s and its time over splgen's too).
 std::string format_cuda_table(const CudaBenchOptions &options, const CudaBenchResult &result);
 
 // The timing program's source (its macros: KERNEL, SPLGEN_FLOAT, RANK, N1 [N2 N3], BATCH, SIGN, REPS, MIN_SECONDS).
 const std::string &cuda_bench_program();
+
+// VkFFT's header (Debian's libvkfft-dev) where this machine has it, else "": the timing program
+// is then built with it, and --keep copies it beside the scripts (DIR/vkfft/vkFFT.h).
+std::string find_vkfft_header();
 
 // nvcc on PATH, else /usr/local/cuda/bin/nvcc; "" when neither exists.
 std::string find_nvcc();
