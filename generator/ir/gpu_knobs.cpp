@@ -30,10 +30,10 @@ std::optional<bool> on_off(const std::string &text, const char *on, const char *
 }  // namespace
 
 std::string to_string(const GpuKnobs &k) {
-  return fmt::format("block={},grid_block={},group={},min_blocks={},staging={},stores={},padding={},table={},factor={},shared={}",
+  return fmt::format("block={},grid_block={},group={},min_blocks={},staging={},stores={},padding={},table={},factor={},columns={},shared={}",
                      k.block_threads, k.grid_block_threads, k.group_threads, k.min_blocks, k.staging == GpuStaging::Sector ? "sector" : "warp",
                      k.direct_stores ? "direct" : "staged", k.padding ? "on" : "off", k.max_table, k.factor_max,
-                     k.shared_bytes);
+                     k.columns, k.shared_bytes);
 }
 
 GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
@@ -81,12 +81,16 @@ GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
       auto v = number(value, 2, int64_t(1) << 16);
       if (!v) bad("a size in 2..65536");
       k.factor_max = *v;
+    } else if (key == "columns") {
+      auto v = number(value, 0, 1024);
+      if (!v) bad("columns in 0..1024");
+      k.columns = *v;
     } else if (key == "shared") {
       auto v = number(value, 1024, int64_t(1) << 20);
       if (!v) bad("bytes in 1024..1048576");
       k.shared_bytes = *v;
     } else {
-      fail(fmt::format("unknown knob '{}' (block, grid_block, group, min_blocks, staging, stores, padding, table, factor, shared)", key));
+      fail(fmt::format("unknown knob '{}' (block, grid_block, group, min_blocks, staging, stores, padding, table, factor, columns, shared)", key));
     }
     start = comma + 1;
   }

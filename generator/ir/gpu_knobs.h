@@ -45,6 +45,10 @@ struct GpuKnobs {
   // 1024, so that 2^20 is two passes and the input and output rows of 2 (double) or 4 (float)
   // groups fit 96 KiB of shared memory, 32 bytes of each column per block read at a time.
   int64_t factor_max = 1024;
+  // 0: a composite DFT(m) (x) I(k) (the four-step's column pass) runs as flat passes over
+  // codelets, one grid-stride kernel each. c > 0: in blocks of c adjacent columns, each block a
+  // group that runs all of DFT(m)'s stages in shared memory (one kernel, one pass over the data).
+  int64_t columns = 0;
   // Set by the driver from the precision: 4 (float) or 8 (double).
   int real_bytes = 8;
   bool operator==(const GpuKnobs &) const = default;

@@ -516,7 +516,10 @@ struct Planner {
     }
     std::vector<GpuStage> stages = split_stages(stmts);
     rematerialise_scalars(stages);
-    if (shareable && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {  // rows padded: fused_kernel checks
+    // With column blocks (GpuKnobs::columns) a transform's temporaries are a block's, which
+    // would fit one thread block: its loops must become groups, not one block's stages.
+    const bool one_block = groups.empty() && knobs.columns > 0 && f.buffers[kOutputBuffer].size > knobs.factor_max;
+    if (shareable && !one_block && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {  // rows padded: fused_kernel checks
       p.kernels.push_back(fused_kernel(p.function, groups, std::move(stages), local, knobs, y_written()));
       return;
     }

@@ -27,7 +27,8 @@ Dimension dimension(const measure::CudaVariant &base, Get get, std::vector<T> al
 
 // The knobs the search varies around `base`: the codelet size (the radix), staging, direct
 // stores, groups per block, threads per group, padding, computed twiddles, launch bounds; past
-// one group's size also the four-step's factor and the grid-stride kernels' blocks.
+// one group's size also the four-step's factor, the grid-stride kernels' blocks and the column
+// blocks of its second pass.
 std::vector<Dimension> dimensions(const measure::CudaVariant &base, int64_t points) {
   std::vector<Dimension> d;
   d.push_back(dimension<int64_t>(base, [](measure::CudaVariant &v) -> int64_t & { return v.codelet_max; }, {0, 8, 16, 32}));
@@ -42,6 +43,7 @@ std::vector<Dimension> dimensions(const measure::CudaVariant &base, int64_t poin
   if (points > 1024) {
     d.push_back(dimension<int64_t>(base, [](measure::CudaVariant &v) -> int64_t & { return v.knobs.factor_max; }, {1024, 512, 256}));
     d.push_back(dimension<int>(base, [](measure::CudaVariant &v) -> int & { return v.knobs.grid_block_threads; }, {256, 128, 512}));
+    d.push_back(dimension<int64_t>(base, [](measure::CudaVariant &v) -> int64_t & { return v.knobs.columns; }, {0, 1, 2, 4}));
   }
   return d;
 }

@@ -104,7 +104,8 @@ TEST(CudaKernels, LargeOneDimensionalRunsInTheInterpreter) {
 // Each knob's other settings (the search's space) compute the same transform.
 TEST(CudaKernels, KnobVariantsRunInTheInterpreter) {
   for (const char *knobs : {"staging=sector", "stores=direct", "staging=sector,stores=direct", "padding=off", "table=0",
-                            "factor=256", "block=256,grid_block=64", "block=32,shared=16384"})
+                            "factor=256", "block=256,grid_block=64", "block=32,shared=16384", "columns=1",
+                            "columns=2,stores=direct", "columns=4,factor=256"})
     for (const Case &c : {Case{"DFT(16)", 5}, Case{"DFT(64)", 3}, Case{"DFT(256)", 4}, Case{"DFT(60)", 3, true},
                           Case{"DFT(1024)", 2}, Case{"DFT(4096)"}, Case{"DFT(16 x 12)", 2}, Case{"DFT(65536)"}}) {
       Case v = c;
@@ -134,6 +135,11 @@ TEST(CudaKernels, KnobsChangeTheGpuForm) {
   EXPECT_EQ(generate({"DFT(256)", 8}).source.find("sincospi"), std::string::npos);
   EXPECT_EQ(generate({"DFT(1048576)"}).program.gpu->kernels.size(), 3u);
   EXPECT_EQ(generate({"DFT(1048576)", 1, false, Precision::Double, "factor=256"}).program.gpu->kernels.size(), 4u);
+  // columns=c: the four-step's second pass in blocks of c columns, each a group in shared memory
+  const GpuProgram blocked = *generate({"DFT(1048576)", 1, false, Precision::Double, "columns=2"}).program.gpu;
+  ASSERT_EQ(blocked.kernels.size(), 2u);
+  EXPECT_EQ(blocked.kernels[1].group_count(), 512);
+  EXPECT_FALSE(blocked.kernels[1].shared.empty());
   const GpuProgram wide = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256"}).program.gpu;
   EXPECT_EQ(wide.kernels[0].groups_per_block * wide.kernels[0].threads_per_group, 256);
   const GpuProgram small = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256,shared=4160"}).program.gpu;
@@ -253,7 +259,8 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
                                    {"DFT(64)", 37, true, Precision::Float, direct + ",padding=off,block=256"},
                                    {"DFT(1024)", 3, false, Precision::Double, direct + ",table=0"},
                                    {"DFT(65536)", 1, false, Precision::Double, direct + ",factor=256,grid_block=64"},
-                                   {"DFT(4096)", 2, false, Precision::Double, "group=96,min_blocks=2"}};
+                                   {"DFT(4096)", 2, false, Precision::Double, "group=96,min_blocks=2"},
+                                   {"DFT(65536)", 1, false, Precision::Float, "columns=2,stores=direct,staging=sector"}};
   test::TempDir dir("splgen-cuda-emulated");
   std::vector<std::string> sources;
   std::vector<driver::Compilation> compiled;
@@ -338,7 +345,8 @@ TEST(CudaKernels, NvccCompilesEveryKernelForSm80AndSm90) {
                                    {"DFT(10007)"},             {"DFT(64 x 64)", 1, false, Precision::Float},
                                    {"DFT(1048576)"},           {"DFT(8 x 4 x 6)", 2},
                                    {"DFT(256)", 100, false, Precision::Double, "staging=sector,stores=direct,padding=off"},
-                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512,min_blocks=2,group=128"}};
+                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512,min_blocks=2,group=128"},
+                                   {"DFT(1048576)", 1, false, Precision::Double, "columns=4"}};
   std::string sources;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const driver::Compilation c = generate(cases[i]);

@@ -68,15 +68,15 @@ TEST(CudaSearch, VariantLabelsRoundTrip) {
 
 // What a search's run_all.sh printed: three candidates, one of which did not build.
 const char *const kSearchOutput = R"(SPEC 0 DFT(1024) batch 8192 double forward
-KNOBS codelet=default,block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,table=4096,factor=1024,shared=98304
+KNOBS codelet=default,block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,table=4096,factor=1024,columns=0,shared=98304
 GPU NVIDIA H200
 RESULT 98436.8 69128.9 3.26e-16 1.93e-16 4082.13
 SPEC 1 DFT(1024) batch 8192 double forward
-KNOBS codelet=default,block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=direct,padding=on,table=4096,factor=1024,shared=98304
+KNOBS codelet=default,block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=direct,padding=on,table=4096,factor=1024,columns=0,shared=98304
 GPU NVIDIA H200
 RESULT 65000 69000 3.1e-16 1.9e-16 4080
 SPEC 2 DFT(1024) batch 8192 double forward
-KNOBS codelet=8,block=256,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,table=4096,factor=1024,shared=98304
+KNOBS codelet=8,block=256,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,table=4096,factor=1024,columns=0,shared=98304
 ERROR the kernel's launch: too many resources requested for launch
 )";
 
@@ -96,7 +96,7 @@ TEST_F(SearchCudaCliTest, ResultsPickTheFastestAgainstCufft) {
   EXPECT_TRUE(contains(lines[3], "0.70x") && contains(lines[3], "(default)")) << lines[3];
   EXPECT_TRUE(contains(lines[4], "failed") && contains(lines[4], "too many resources")) << lines[4];
   EXPECT_EQ(lines[5], "best: --gpu-knobs \"block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=direct,padding=on,table=4096,"
-                      "factor=1024,shared=98304\"  1.06x cuFFT (default 0.70x)");
+                      "factor=1024,columns=0,shared=98304\"  1.06x cuFFT (default 0.70x)");
 }
 
 // The winner goes to wisdom, keyed by the batch; gen --target cuda --wisdom takes its knobs
@@ -133,7 +133,7 @@ TEST_F(SearchCudaCliTest, KeepDirNoRunWritesEveryCandidate) {
   const std::string run_all = test::read_text_file(keep + "/run_all.sh");
   EXPECT_TRUE(contains(run_all, "SPEC 4 DFT(256) batch 64 double forward")) << run_all;
   EXPECT_TRUE(contains(run_all, "KNOBS codelet=default,block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,"
-                                "table=4096,factor=1024,shared=232448"))  // sm_90's shared memory
+                                "table=4096,factor=1024,columns=0,shared=232448"))  // sm_90's shared memory
       << run_all;
   EXPECT_TRUE(contains(test::read_text_file(keep + "/4/build_and_run.sh"), "-arch=\"${ARCH:-sm_90}\""));
 }
