@@ -9,11 +9,19 @@ namespace splgen::driver {
 
 namespace {
 
+int log2_of(int64_t n) {
+  int k = 0;
+  while ((int64_t(1) << k) < n) ++k;
+  return k;
+}
+
 void check_dft_size(const Spl &dft, int64_t n, int64_t ranks, int64_t max_points) {
   if (n / ranks > max_points)
     throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^{} = {} points{} (docs/cli.md, "
-                                   "\"Size limits\")", print(dft), n, max_points == kMaxPoints ? 24 : 28, max_points,
-                                   max_points == kMaxPoints ? "" : " for the in-place large 1D kernel"));
+                                   "\"Size limits\")", print(dft), n, log2_of(max_points), max_points,
+                                   max_points == kMaxInplacePoints ? " for the in-place large 1D kernel"
+                                   : ranks > 1                     ? fmt::format(" per rank on {} ranks", ranks)
+                                                                   : ""));
   if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
     throw FormulaError(fmt::format("{}: the prime factor {} is above splgen's size limit for prime factors of a DFT, "
                                    "2^18 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
@@ -29,13 +37,13 @@ void check_node(const Spl &f, int64_t ranks, int64_t max_points) {
 }  // namespace
 
 void check_size_limits(const Spl &spec, int64_t ranks, bool inplace) {
-  const int64_t max_points = inplace ? kMaxInplacePoints : kMaxPoints;
+  const int64_t max_points = inplace ? kMaxInplacePoints : ranks > 1 ? kMaxRankPoints : kMaxPoints;
   check_node(spec, ranks, max_points);  // first: the message names the DFT
   if (inplace) return;
-  if (spec->rows / ranks > kMaxPoints || spec->cols / ranks > kMaxPoints)
-    throw FormulaError(fmt::format("the spec is {} x {}{}: above splgen's size limit of 2^24 = {} points{} (docs/cli.md, "
+  if (spec->rows / ranks > max_points || spec->cols / ranks > max_points)
+    throw FormulaError(fmt::format("the spec is {} x {}{}: above splgen's size limit of 2^{} = {} points{} (docs/cli.md, "
                                    "\"Size limits\")", spec->rows, spec->cols,
-                                   ranks > 1 ? fmt::format(" on {} ranks", ranks) : "", kMaxPoints,
+                                   ranks > 1 ? fmt::format(" on {} ranks", ranks) : "", log2_of(max_points), max_points,
                                    ranks > 1 ? " per rank" : ""));
 }
 

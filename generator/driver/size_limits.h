@@ -13,6 +13,12 @@ namespace splgen::driver {
 // 2^24 is bench's largest size too.
 constexpr int64_t kMaxPoints = int64_t(1) << 24;
 
+// Points of one rank's part of a distributed kernel (docs/mpi.md): its steps are local DFTs of
+// a factor of n and exchanges, made in well under a second (gen of DFT(2^25) on 2 ranks, 2^24
+// each: 0.2 s), so one rank may hold 2^25 points, and DFT(2^26) run on 2 ranks (issue 20's
+// sizes).
+constexpr int64_t kMaxRankPoints = int64_t(1) << 25;
+
 // Prime factors of a DFT size. A prime above the codelets is split by Rader, whose tables are
 // printed as constants (about 130 bytes of source per point, more with nested Rader primes):
 // DFT(262139) 1.6 s and 33 MB, DFT(262127) (Rader inside Rader) 2.3 s and 59 MB,

@@ -99,10 +99,11 @@ TEST(ScaleModel, CountsTheFormulasWorkAndExchanges) {
   EXPECT_DOUBLE_EQ(two.total, two.compute + two.exchange);
   // the size limit is per rank in code, and absent in the model
   EXPECT_NO_THROW(predict("DFT(1024 x 1024 x 1024)", o, 2, m));
-  o.ranks = 2;
-  EXPECT_THROW(start("DFT(2^26)", o), FormulaError);
-  o.ranks = 4;
+  o.ranks = 2;  // 2^25 points a rank (kMaxRankPoints)
   EXPECT_NO_THROW(start("DFT(2^26)", o));
+  EXPECT_THROW(start("DFT(2^27)", o), FormulaError);
+  o.ranks = 4;
+  EXPECT_NO_THROW(start("DFT(2^27)", o));
 }
 
 }  // namespace
