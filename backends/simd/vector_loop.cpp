@@ -119,6 +119,10 @@ class Printer {
   std::string load_call(const std::string &re, const std::string &im, int buffer, const Idx &index) {
     if (contiguous(index) && active_ < kind_.lanes)
       return fmt::format("{}({}, {}, {}, {});", kind_.load_contiguous_masked_helper(), re, im, names_.pointer(buffer, index), active_);
+    if (contiguous(index) && loop_.presplit.count(buffer)) {
+      std::string p = names_.pointer(buffer, index);
+      return fmt::format("{0} = {2}({3}); {1} = {2}({3} + {4});", re, im, kind_.op("loadu"), p, kind_.lanes);
+    }
     if (contiguous(index))
       return fmt::format("{}({}, {}, {});", narrow(buffer) ? kind_.load_contiguous_halves_helper() : kind_.load_contiguous_helper(),
                          re, im, names_.pointer(buffer, index));

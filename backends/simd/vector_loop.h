@@ -29,6 +29,8 @@ struct VectorLoop {
   // 512 bits: buffers the statement before stored with 256-bit stores, read here through
   // 256-bit halves (VectorKind::load_contiguous_halves_helper).
   std::set<int> narrow_loads;
+  // Tables stored in blocks of split real and imaginary parts (presplit_tables.h).
+  std::set<int> presplit;
 };
 
 // The loop's text, indented by depth (two spaces a level). With store_bytes, the narrowest
