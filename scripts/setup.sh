@@ -6,9 +6,10 @@ set -euo pipefail
 # ccache: the consumer tests build splgen three times (add_subdirectory, FetchContent, without
 # FFTW3) from the same sources; with it the second and third are cache hits.
 # libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (tests/fuzz/, labels asan and fuzz),
-# only recommended by clang.
+# only recommended by clang. libvkfft-dev: VkFFT's header, which bench --target cuda times beside
+# cuFFT where it builds (docs/cuda.md).
 packages=(cmake ninja-build g++ clang libclang-rt-dev libboost-dev libfmt-dev libcli11-dev libgtest-dev libfftw3-dev
-          pkg-config ccache libopenmpi-dev openmpi-bin libfftw3-mpi-dev)
+          pkg-config ccache libopenmpi-dev openmpi-bin libfftw3-mpi-dev libvkfft-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup.sh: dpkg-query not found (not Debian/Ubuntu?); install these yourself: ${packages[*]}" >&2

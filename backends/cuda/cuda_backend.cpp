@@ -195,10 +195,15 @@ struct Printer {
     return out;
   }
 
+  // __launch_bounds__'s arguments: the block's threads, and GpuKnobs::min_blocks if asked.
+  std::string bounds(int threads) const {
+    return p.knobs.min_blocks > 0 ? fmt::format("{}, {}", threads, p.knobs.min_blocks) : std::to_string(threads);
+  }
+
   // Groups are single lanes: a grid-stride loop over all of them.
   std::string grid_kernel(const GpuKernel &k, std::size_t number) {
     shared_now.clear();
-    std::string out = fmt::format("__global__ void __launch_bounds__({}) {}_k{}({}) {{\n", k.groups_per_block, f.name,
+    std::string out = fmt::format("__global__ void __launch_bounds__({}) {}_k{}({}) {{\n", bounds(k.groups_per_block), f.name,
                                   number, parameters(k));
     out += fmt::format("  for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < {}LL; "
                        "u += (long long)gridDim.x * blockDim.x) {{\n", k.group_count());
@@ -210,7 +215,7 @@ struct Printer {
 
   std::string fused_kernel(const GpuKernel &k, std::size_t number) {
     const int gpb = k.groups_per_block;
-    std::string out = fmt::format("__global__ void __launch_bounds__({}) {}_k{}({}) {{\n", gpb * k.threads_per_group, f.name,
+    std::string out = fmt::format("__global__ void __launch_bounds__({}) {}_k{}({}) {{\n", bounds(gpb * k.threads_per_group), f.name,
                                   number, parameters(k));
     std::set<int> in_lanes;  // shared buffers the lane stages use through this group's pointer
     for (const GpuStage &s : k.stages)

@@ -11,11 +11,13 @@ namespace splgen::backends {
 
 namespace {
 
-std::string comments(const EmitOptions &o) {
+// The header comment; `knobs`: the GPU form's parameters (the .cu file names them, the header need not).
+std::string comments(const EmitOptions &o, const std::string &knobs = "") {
   std::string out;
   for (const std::string &line : o.header_lines) out += cpp_comment_lines(line);
-  return out + cpp_comment_lines("int NAME(T2 *y, const T2 *x, cudaStream_t stream): device pointers; 0, or the cudaError_t "
-                                 "of the first failed launch or allocation (docs/cuda.md)") + "\n";
+  out += cpp_comment_lines("int NAME(T2 *y, const T2 *x, cudaStream_t stream): device pointers; 0, or the cudaError_t "
+                           "of the first failed launch or allocation (docs/cuda.md)");
+  return out + (knobs.empty() ? "" : cpp_comment_lines("GPU knobs (--gpu-knobs): " + knobs)) + "\n";
 }
 
 class CudaBackend final : public Backend {
@@ -28,7 +30,7 @@ class CudaBackend final : public Backend {
   bool prints_gpu_programs() const override { return true; }
   std::string emit(const LoopProgram &p, const EmitOptions &o) const override {
     if (!p.gpu) throw std::invalid_argument("emit_cuda: the loop program has no GPU form");
-    return emit_cuda(*p.gpu, o.precision, comments(o) + cpp_comment_lines("GPU knobs (--gpu-knobs): " + to_string(p.gpu->knobs)) + "\n");
+    return emit_cuda(*p.gpu, o.precision, comments(o, to_string(p.gpu->knobs)));
   }
   std::string emit_header(const LoopProgram &p, const EmitOptions &o) const override {
     return emit_cuda_header(p.name(), o.precision, comments(o));

@@ -46,6 +46,7 @@ struct BenchArgs {
   std::string keep;            // --keep DIR: each spec's files and scripts, kept
   bool no_run = false;         // --no-run: with --keep, only write them
   std::string results;         // --results FILE: the table of what DIR/run_all.sh printed
+  std::string gpu_knobs;       // --gpu-knobs K=V,...: the GPU kernels' parameters
 };
 
 // Adds the subcommand and its options, stored into args.

@@ -28,10 +28,9 @@ void check_cuda_options(const BenchArgs &a) {
     throw CommandError(kExitUsage, "bench --target cuda: strides, --in-place and --format split are not built for GPU "
                                    "kernels; --batch N and --batch auto are");
   if (a.threads > 1 || !a.rule_files.empty() || !a.wisdom.empty() || !a.compare.empty() || !a.csv.empty() ||
-      !a.json.empty() || !a.plot.empty() || a.isa != BenchArgs{}.isa || a.codelet_max || a.top_codelet_max ||
-      a.masked_remainders)
+      !a.json.empty() || !a.plot.empty() || a.isa != BenchArgs{}.isa || a.top_codelet_max || a.masked_remainders)
     throw CommandError(kExitUsage, "bench --target cuda: --isa, --threads, --rules, --wisdom, --compare, --csv, --json, "
-                                   "--plot and the codelet knobs are not built for GPU kernels yet");
+                                   "--plot, --top-codelet-max and --masked-remainders are not built for GPU kernels");
   if (a.no_run && a.keep.empty()) throw CommandError(kExitUsage, "--no-run needs --keep DIR: it only writes the files there");
   if (!a.spec.empty() && !a.sizes.empty() && a.spec != "DFT(n)")
     throw CommandError(kExitUsage, "bench takes SPEC or --sizes, not both (or \"DFT(n)\" with --sizes)");
@@ -50,6 +49,8 @@ measure::CudaBenchOptions cuda_options(const BenchArgs &a) {
   if (a.reps > 0) o.repetitions = a.reps;
   if (a.min_time_ms != BenchArgs{}.min_time_ms) o.min_sample_seconds = a.min_time_ms * 1e-3;  // else the GPU's 20 ms
   o.arch = a.arch, o.keep = a.keep, o.no_run = a.no_run;
+  o.kernel.codelet_max = a.codelet_max;
+  o.kernel.knobs = gpu_knobs_from(a.arch, a.gpu_knobs);
   return o;
 }
 
@@ -72,6 +73,7 @@ void add_cuda_bench_options(CLI::App *cmd, BenchArgs &a) {
   cmd->add_option("--keep", a.keep, "--target cuda: write each spec's kernel.cu, bench.cu and build_and_run.sh into "
                                     "DIR/<index>/, and DIR/run_all.sh, and keep them")
       ->type_name("DIR");
+  add_gpu_knobs_option(cmd, a.gpu_knobs);
   cmd->add_flag("--no-run", a.no_run, "--target cuda with --keep DIR: only write the files (no nvcc, no GPU needed)");
   cmd->add_option("--results", a.results, "--target cuda: the table of what DIR/run_all.sh printed on a GPU machine, "
                                           "saved to FILE (nothing is generated or run)")
@@ -80,8 +82,8 @@ void add_cuda_bench_options(CLI::App *cmd, BenchArgs &a) {
 
 void check_no_cuda_options(const BenchArgs &a) {
   if (a.batch_auto) throw CommandError(kExitUsage, "--batch auto needs --target cuda");
-  if (a.arch != BenchArgs{}.arch || !a.keep.empty() || a.no_run || !a.results.empty())
-    throw CommandError(kExitUsage, "--arch, --keep, --no-run and --results need --target cuda");
+  if (a.arch != BenchArgs{}.arch || !a.keep.empty() || a.no_run || !a.results.empty() || !a.gpu_knobs.empty())
+    throw CommandError(kExitUsage, "--arch, --gpu-knobs, --keep, --no-run and --results need --target cuda");
 }
 
 namespace {

@@ -168,9 +168,11 @@ driver::GenOptions gen_options(const Options &o) {
   g.io = with_format(o.io, o.format);
   g.gpu = gpu_knobs_from(o.arch, o.gpu_knobs);
   if (o.wisdom.empty()) return g;
-  if (!g.io.plain())
+  driver::IoLayoutOptions one = g.io;
+  if (g.target == "cuda") one.batch = 1;  // a GPU kernel's entry is for its batch
+  if (!one.plain())
     throw CommandError(kExitUsage, "--wisdom with --batch, strides, --in-place or --format split is not built yet: "
-                                   "the stored plans are of one contiguous transform");
+                                   "the stored plans are of one contiguous transform (--target cuda: of a batch)");
   if (o.prefer_rules || !o.only_rules.empty())
     throw CommandError(kExitUsage, fmt::format("--wisdom and {}: a stored plan replaces the expansion that rule "
                                                "selection steers; give one of them",

@@ -11,6 +11,7 @@
 #include "generator/cli/command_error.h"
 #include "generator/cli/command_output.h"
 #include "generator/cli/options.h"
+#include "generator/cli/search_cuda_command.h"
 #include "generator/cli/wisdom_plan.h"
 #include "generator/ir/print.h"
 #include "generator/measure/compile.h"
@@ -108,10 +109,13 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   cmd->add_option("--reps", a.reps, "Timed rounds per candidate; the median counts")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--show", a.show, "Rows of the candidate table")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_flag("--quiet", a.quiet, "No progress bar on standard error");
+  add_cuda_search_options(cmd, a);
   return cmd;
 }
 
 int run_search(const SearchArgs &a) {
+  if (a.target == "cuda") return run_cuda_search_command(a);
+  check_no_cuda_search_options(a);
   const Isa isa = runnable_isa(a.isa);
   search::SearchOptions o;
   o.spec = a.spec;

@@ -32,6 +32,15 @@ struct SearchArgs {
   bool quiet = false;
   int threads = 1;  // --threads P: candidates run P workers
   std::string threading = "openmp";
+  // --target cuda (search_cuda_command.h)
+  std::string target = "cpp";
+  std::string batch = "1";     // N or auto
+  std::string arch = "native"; // nvcc -arch, and the shared memory of the kernels
+  std::string gpu_knobs;       // the knobs the candidates vary around
+  int64_t codelet_max = 0;
+  std::string keep_dir;        // each candidate's files and run_all.sh, kept
+  bool no_run = false;         // with keep_dir: only write them
+  std::string results;         // what run_all.sh printed on a GPU machine
 };
 
 CLI::App *add_search_command(CLI::App &app, SearchArgs &args);

@@ -36,8 +36,8 @@ int show(const WisdomArgs &a) {
     std::string ratio = e.ns > 0 && e.default_ns > 0 ? fmt::format("{:.2f}x", e.default_ns / e.ns) : "-";
     std::string width = search::describe_target(e.vector_width, e.smp_packet);
     std::cout << fmt::format("{:<16} {:<7} {:<9} {:<8} {:>10} {:>10}  {:<10}  {}{}\n", e.key.spec, e.key.isa,
-                             e.key.precision, e.key.direction, format_time(e.ns), ratio, e.strategy, e.tree,
-                             width.empty() ? "" : " " + width);
+                             e.key.precision, e.key.direction, format_time(e.ns), ratio, e.strategy,
+                             e.gpu.empty() ? e.tree : fmt::format("batch {} {}", e.key.batch, e.gpu), width.empty() ? "" : " " + width);
     if (a.formulas) std::cout << "    " << e.formula << "\n";
   }
   return 0;

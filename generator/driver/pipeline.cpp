@@ -441,8 +441,11 @@ Sigma run_lower(const Compilation &c, const Spl &f) {
   std::vector<const Rule *> lowering;  // rules with Sigma-SPL right sides for tagged formulas
   for (const Rule *rule : rules_in_force(c).all())
     if (rewrite::is_sigma_term(rule->rhs) && rule->lhs.kind == SplKind::Tagged) lowering.push_back(rule);
-  return lower::lower_with_rules(f, lowering,
-                                 backend_of(c.options).prints_gpu_programs() ? lower::kNoBlocking : lower::LoweringKnobs::kBlockPoints);
+  if (!backend_of(c.options).prints_gpu_programs()) return lower::lower_with_rules(f, lowering);
+  // GPU: no cache blocking, or blocks of GpuKnobs::columns columns of at most factor_max points each
+  const GpuKnobs &k = c.options.gpu;
+  return lower::lower_with_rules(f, lowering, k.columns > 0 ? lower::Blocking{k.factor_max * k.columns, k.columns, false}
+                                                            : lower::Blocking{lower::kNoBlocking, 1, false});
 }
 
 // The loop IR, and the complex form of a kernel that is one codelet on a vector target when

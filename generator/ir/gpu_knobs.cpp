@@ -30,10 +30,10 @@ std::optional<bool> on_off(const std::string &text, const char *on, const char *
 }  // namespace
 
 std::string to_string(const GpuKnobs &k) {
-  return fmt::format("block={},grid_block={},staging={},stores={},padding={},table={},factor={},shared={}", k.block_threads,
-                     k.grid_block_threads, k.staging == GpuStaging::Sector ? "sector" : "warp",
+  return fmt::format("block={},grid_block={},group={},min_blocks={},staging={},stores={},padding={},table={},factor={},columns={},shared={}",
+                     k.block_threads, k.grid_block_threads, k.group_threads, k.min_blocks, k.staging == GpuStaging::Sector ? "sector" : "warp",
                      k.direct_stores ? "direct" : "staged", k.padding ? "on" : "off", k.max_table, k.factor_max,
-                     k.shared_bytes);
+                     k.columns, k.shared_bytes);
 }
 
 GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
@@ -53,6 +53,14 @@ GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
       auto v = number(value, 32, 1024);
       if (!v || *v % 32 != 0) bad("a multiple of 32 in 32..1024");
       (key == "block" ? k.block_threads : k.grid_block_threads) = int(*v);
+    } else if (key == "group") {
+      auto v = number(value, 1, 1024);
+      if (!v) bad("threads in 1..1024");
+      k.group_threads = int(*v);
+    } else if (key == "min_blocks") {
+      auto v = number(value, 0, 32);
+      if (!v) bad("blocks in 0..32");
+      k.min_blocks = int(*v);
     } else if (key == "staging") {
       auto v = on_off(value, "sector", "warp");
       if (!v) bad("warp or sector");
@@ -73,12 +81,16 @@ GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
       auto v = number(value, 2, int64_t(1) << 16);
       if (!v) bad("a size in 2..65536");
       k.factor_max = *v;
+    } else if (key == "columns") {
+      auto v = number(value, 0, 1024);
+      if (!v) bad("columns in 0..1024");
+      k.columns = *v;
     } else if (key == "shared") {
       auto v = number(value, 1024, int64_t(1) << 20);
       if (!v) bad("bytes in 1024..1048576");
       k.shared_bytes = *v;
     } else {
-      fail(fmt::format("unknown knob '{}' (block, grid_block, staging, stores, padding, table, factor, shared)", key));
+      fail(fmt::format("unknown knob '{}' (block, grid_block, group, min_blocks, staging, stores, padding, table, factor, columns, shared)", key));
     }
     start = comma + 1;
   }

@@ -26,6 +26,12 @@ struct GpuKnobs {
   int block_threads = 128;
   // Threads per block of a kernel whose groups are single lanes.
   int grid_block_threads = 256;
+  // Threads of one group at most (the GPU paper's threads per transform): a stage with more
+  // lanes gives each thread several. 1024, CUDA's most per block.
+  int group_threads = 1024;
+  // __launch_bounds__'s second argument: blocks per SM the compiler keeps registers for
+  // (0: none asked, the compiler's choice).
+  int min_blocks = 0;
   GpuStaging staging = GpuStaging::Warp;
   // A group's last writes of y go straight to global memory (when that stage writes every
   // element of the group's row with coalesced stores), not through its shared copy.
@@ -39,13 +45,17 @@ struct GpuKnobs {
   // 1024, so that 2^20 is two passes and the input and output rows of 2 (double) or 4 (float)
   // groups fit 96 KiB of shared memory, 32 bytes of each column per block read at a time.
   int64_t factor_max = 1024;
+  // 0: a composite DFT(m) (x) I(k) (the four-step's column pass) runs as flat passes over
+  // codelets, one grid-stride kernel each. c > 0: in blocks of c adjacent columns, each block a
+  // group that runs all of DFT(m)'s stages in shared memory (one kernel, one pass over the data).
+  int64_t columns = 0;
   // Set by the driver from the precision: 4 (float) or 8 (double).
   int real_bytes = 8;
   bool operator==(const GpuKnobs &) const = default;
 };
 
-// "block=128,grid_block=256,staging=warp,stores=staged,padding=on,table=4096,factor=1024,
-// shared=98304": every knob, in this order.
+// "block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,
+// table=4096,factor=1024,shared=98304": every knob, in this order.
 std::string to_string(const GpuKnobs &k);
 // KNOBS with the assignments of `text` ("k=v,k=v", any subset, any order, or none) applied; a
 // std::invalid_argument naming the key or value and its column (1-based) when one is wrong.

@@ -488,7 +488,7 @@ GpuKernel fused_kernel(Function &f, const std::vector<LoopVar> &groups, std::vec
   int64_t widest = 1;
   for (const GpuStage &s : stages)
     if (!s.cooperative) widest = std::max(widest, lane_count(s));
-  k.threads_per_group = int(std::min<int64_t>(widest, 1024));
+  k.threads_per_group = int(std::min<int64_t>(widest, knobs.group_threads));
   int64_t per_block = std::max<int64_t>(1, knobs.block_threads / k.threads_per_group);
   if (shared > 0) per_block = std::min(per_block, limit / shared);
   k.groups_per_block = int(std::max<int64_t>(1, std::min(per_block, k.group_count())));
@@ -516,7 +516,10 @@ struct Planner {
     }
     std::vector<GpuStage> stages = split_stages(stmts);
     rematerialise_scalars(stages);
-    if (shareable && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {  // rows padded: fused_kernel checks
+    // With column blocks (GpuKnobs::columns) a transform's temporaries are a block's, which
+    // would fit one thread block: its loops must become groups, not one block's stages.
+    const bool one_block = groups.empty() && knobs.columns > 0 && f.buffers[kOutputBuffer].size > knobs.factor_max;
+    if (shareable && !one_block && local_elements * 2 * knobs.real_bytes <= knobs.shared_bytes) {  // rows padded: fused_kernel checks
       p.kernels.push_back(fused_kernel(p.function, groups, std::move(stages), local, knobs, y_written()));
       return;
     }

@@ -14,7 +14,7 @@ using rewrite::renumber_loops;
 
 Sigma lower_rule_part(const Spl &part) { return lower_to_sigma(part, LoweringHook{}, 2 * rewrite::kRuleLoopVarBase); }
 
-Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules, int64_t block_points) {
+Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules, const Blocking &blocking) {
   std::vector<const Rule *> sigma_rules;
   for (const Rule *r : rules)
     if (rewrite::is_sigma_term(r->rhs) && !rewrite::is_sigma_rule(*r)) sigma_rules.push_back(r);
@@ -23,7 +23,7 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules, int
   constexpr int kIdentityLoopVarBase = 2 * rewrite::kRuleLoopVarBase;
   int depth = 0;
   LoweringHook hook;
-  auto lower_part = [&](const Spl &part) { return renumber_loops(lower_to_sigma(part, hook, kIdentityLoopVarBase, block_points)); };
+  auto lower_part = [&](const Spl &part) { return renumber_loops(lower_to_sigma(part, hook, kIdentityLoopVarBase, blocking)); };
   // The first rule that lowers g as a whole; for a sub-chain only rules whose left side is
   // a chain of the kind of `chain` (under the tag of g, if g is tagged).
   auto lower_by_rule = [&](const Spl &g, const Spl *chain) -> std::optional<Sigma> {
@@ -83,7 +83,7 @@ Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules, int
       }
     return std::nullopt;
   };
-  Sigma lowered = renumber_loops(lower_to_sigma(f, sigma_rules.empty() ? LoweringHook{} : hook, kIdentityLoopVarBase, block_points));
+  Sigma lowered = renumber_loops(lower_to_sigma(f, sigma_rules.empty() ? LoweringHook{} : hook, kIdentityLoopVarBase, blocking));
   return rewrite::rewrite_sigma_to_fixpoint(lowered, rules, lower_rule_part);
 }
 

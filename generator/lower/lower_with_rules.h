@@ -23,10 +23,10 @@ namespace splgen::lower {
 // Lowers f to Sigma-SPL; a tagged subformula (or any subformula) matched by a rule with a
 // Sigma-SPL right side is lowered by that rule, the rest by lower_to_sigma's identities.
 // Then the rules with Sigma-SPL left sides are applied to the result until none applies.
-// block_points: lower_to_sigma's cache budget (a GPU target passes kNoBlocking: its locality is
-// a thread block's shared memory, lower/gpu_kernels.h, not a cache's blocks of columns).
-Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules,
-                       int64_t block_points = LoweringKnobs::kBlockPoints);
+// blocking: lower_to_sigma's (a GPU target passes kNoBlocking points, or, with
+// GpuKnobs::columns, blocks of that many columns that become thread-block groups:
+// lower/gpu_kernels.h).
+Sigma lower_with_rules(const Spl &f, const std::vector<const Rule *> &rules, const Blocking &blocking = {});
 constexpr int64_t kNoBlocking = int64_t(1) << 60;
 
 // How the SPL parts of a Sigma-SPL rule's right side are lowered when the rule rewrites

@@ -11,8 +11,8 @@ namespace {
 
 class Lowering {
  public:
-  Lowering(const LoweringHook &hook, int first_var, int64_t block_points)
-      : hook_(hook), next_var_(first_var), block_points_(block_points) {}
+  Lowering(const LoweringHook &hook, int first_var, const Blocking &blocking)
+      : hook_(hook), next_var_(first_var), blocking_(blocking) {}
 
   Sigma lower(const Spl &f) {
     if (hook_)
@@ -49,7 +49,7 @@ class Lowering {
  private:
   const LoweringHook &hook_;
   int next_var_;
-  int64_t block_points_;
+  Blocking blocking_;
   int64_t columns_ = 1;  // the product of the I(c) that what is being lowered will run under
 
   LoopVar fresh(int64_t extent) { return LoopVar{next_var_++, extent}; }
@@ -68,7 +68,7 @@ class Lowering {
     // merged first, so diagonals and permutations ride in the stages beside them
     if (is_identity(b) && !is_leaf(a)) {
       // X's own A (x) I(m) run under this I(c): their blocks count c columns more
-      int64_t n = b->a, c = LoweringKnobs::block_columns(a->rows, n, columns_, block_points_);
+      int64_t n = b->a, c = LoweringKnobs::block_columns(a->rows, n, columns_, blocking_.points, blocking_.min_columns);
       int64_t outer = columns_;
       columns_ *= c;
       Sigma x = merge_loops(lower(a));
@@ -109,7 +109,7 @@ class Lowering {
     const Spl &ident = t->children[0], &a = t->children[1];
     if (!is_identity(ident) || is_leaf(a)) return false;
     int64_t m = ident->a, n = a->cols;
-    return l->a == m * n && l->b == m && m * n * columns_ > block_points_ && m % kTransposeBlock == 0 &&
+    return blocking_.transpose_pass && l->a == m * n && l->b == m && m * n * columns_ > blocking_.points && m % kTransposeBlock == 0 &&
            n % kTransposeBlock == 0;
   }
 
@@ -195,21 +195,21 @@ class Lowering {
 
 }  // namespace
 
-int64_t LoweringKnobs::block_columns(int64_t rows, int64_t n, int64_t outer, int64_t block_points) {
+int64_t LoweringKnobs::block_columns(int64_t rows, int64_t n, int64_t outer, int64_t block_points, int64_t min_columns) {
   if (rows * n * outer <= block_points) return n;
   // the widest block that fits, else the narrowest; with the columns outside, at least
-  // kMinBlockColumns adjacent ones (or all there are)
+  // min_columns adjacent ones (or all there are)
   int64_t narrowest = 0, widest_fitting = 0;
   for (int64_t c = 1; c <= n; ++c) {
-    if (n % c || c * outer < std::min(n * outer, kMinBlockColumns)) continue;
+    if (n % c || c * outer < std::min(n * outer, min_columns)) continue;
     if (!narrowest) narrowest = c;
     if (rows * c * outer <= block_points) widest_fitting = c;
   }
   return widest_fitting ? widest_fitting : narrowest;
 }
 
-Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var, int64_t block_points) {
-  return Lowering(hook, first_var, block_points).lower(formula);
+Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook, int first_var, const Blocking &blocking) {
+  return Lowering(hook, first_var, blocking).lower(formula);
 }
 
 }  // namespace splgen::lower

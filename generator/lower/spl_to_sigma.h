@@ -27,16 +27,26 @@ struct LoweringKnobs {
   // The number of columns c (a divisor of n) per block of X (x) I(n), X with `rows` rows, when
   // the whole runs under I(outer) (X (x) I(n) (x) I(outer), the loop over I(outer) innermost);
   // n when it is small enough to run whole.
-  static int64_t block_columns(int64_t rows, int64_t n, int64_t outer, int64_t block_points = kBlockPoints);
+  static int64_t block_columns(int64_t rows, int64_t n, int64_t outer, int64_t block_points = kBlockPoints,
+                               int64_t min_columns = kMinBlockColumns);
 };
 
 // Consulted at every node before the identities: the node's Sigma-SPL, or nothing to lower
 // it by the identities (lower_with_rules passes the rules with Sigma-SPL right sides).
 using LoweringHook = std::function<std::optional<Sigma>(const Spl &)>;
 
-// Loop variables are numbered from first_var. block_points: LoweringKnobs::kBlockPoints, or a
-// smaller budget (tests check the blocked forms on matrices small enough to compare densely).
-Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook = {}, int first_var = 0,
-                     int64_t block_points = LoweringKnobs::kBlockPoints);
+// How composite X (x) I(n) and (I(m) (x) X) L are blocked for locality.
+struct Blocking {
+  // LoweringKnobs::kBlockPoints (a cache's), a smaller budget (tests check the blocked forms on
+  // matrices small enough to compare densely), or kNoBlocking (lower_with_rules.h).
+  int64_t points = LoweringKnobs::kBlockPoints;
+  int64_t min_columns = LoweringKnobs::kMinBlockColumns;  // the fewest adjacent columns of a block
+  // (I(m) (x) X) L out of the budget as a transposition pass, then X on contiguous data
+  // (a CPU's caches); a GPU's groups read their columns through shared memory instead.
+  bool transpose_pass = true;
+};
+
+// Loop variables are numbered from first_var.
+Sigma lower_to_sigma(const Spl &formula, const LoweringHook &hook = {}, int first_var = 0, const Blocking &blocking = {});
 
 }  // namespace splgen::lower

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "generator/ir/gpu_knobs.h"
 #include "generator/target/target.h"
 
 namespace splgen::measure {
@@ -25,8 +26,26 @@ struct CudaKeepError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The GPU parameters of a kernel: the expansion's codelet size (its radix; 0: the default) and
+// the GPU form's knobs (gpu_knobs.h).
+struct CudaVariant {
+  int64_t codelet_max = 0;
+  GpuKnobs knobs;
+  // "codelet=16,block=128,...": what search prints and run_all.sh announces (KNOBS lines)
+  std::string label() const;
+  bool operator==(const CudaVariant &) const = default;
+};
+// A label back (std::invalid_argument for another text).
+CudaVariant parse_cuda_variant(const std::string &label);
+
 struct CudaBenchOptions {
   std::vector<std::string> specs;  // "DFT(1024)", "DFT(64 x 64)"
+  CudaVariant kernel;              // every spec's kernel (bench: --codelet-max, --gpu-knobs, --arch)
+  // search --target cuda: specs[0]'s kernel once per variant, in this order, instead. A variant
+  // that does not build or run gets a row with its failure; the others go on.
+  std::vector<CudaVariant> variants;
+  double budget_seconds = 0;  // with variants: none is started after this long (0: no bound)
+  int jobs = 0;               // nvcc runs at once (0: the cores)
   int64_t batch = 1;               // 0: auto_batch
   Precision precision = Precision::Double;
   bool inverse = false;
@@ -51,6 +70,11 @@ struct CudaBenchRow {
   double error = 0;                    // relative RMS of splgen's y against cuFFT's
   double error_reference = 0;          // of its first transform against the reference; NaN if skipped
   double copy_gbytes = 0;              // device-to-device cudaMemcpy, bytes read + written per ns
+  double vkfft_ns = 0;                 // VkFFT's median where the program was built with it (0: not)
+  double vkfft_error = 0;              // of VkFFT's y against cuFFT's
+  std::string vkfft_failure;           // "VKFFT ERROR <what>": why VkFFT has no time
+  std::string variant;                 // with variants: the kernel's label
+  std::string failure;                 // with variants: why it has no time (then the rest is unset)
   double gbytes(Precision precision) const;  // the kernel's: x read and y written once per call
 };
 
@@ -60,13 +84,17 @@ struct CudaBenchResult {
   std::vector<std::string> kept;  // with keep: the scripts written, run_all.sh last
 };
 
+// The (spec, variant) pairs that `options` times, in order: each spec with options.kernel, or
+// specs[0] with each variant.
+std::vector<std::pair<std::string, CudaVariant>> cuda_bench_jobs(const CudaBenchOptions &options);
+
 // The lines the timing program prints, parsed into `row` and `gpu`; std::runtime_error with its
 // ERROR line (else its first line) when it failed, CudaUnavailable when it found no GPU.
 void parse_cuda_output(const std::string &output, int status, CudaBenchRow &row, std::string &gpu);
 
 // The table's rows from what DIR/run_all.sh printed (`bench --target cuda --results FILE`):
-// each "SPEC <index> <spec> batch <B> <precision> <direction>" line and the program's lines
-// after it; `options` gets their precision and direction. std::runtime_error (one line) for a
+// each "SPEC <index> <spec> batch <B> <precision> <direction>" line (and "KNOBS <label>" after
+// it, for a search's variants) and the program's lines after it; `options` gets their precision and direction. std::runtime_error (one line) for a
 // text that is not such output, a spec whose program failed, or mixed precisions or directions.
 CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &options);
 
@@ -74,11 +102,16 @@ CudaBenchResult read_cuda_results(const std::string &text, CudaBenchOptions &opt
 // CudaKeepError, or std::runtime_error (one line) when the program fails otherwise.
 CudaBenchResult run_cuda_bench(const CudaBenchOptions &options, const std::function<void(const std::string &)> &progress);
 
-// The table (Gflop/s = 5 N log2 N batch / ns; the ratio is cuFFT's time over splgen's).
+// The table (Gflop/s = 5 N log2 N batch / ns; the ratio is cuFFT's time over splgen's; where
+// VkFFT was timed, its Gflop/s and its time over splgen's too).
 std::string format_cuda_table(const CudaBenchOptions &options, const CudaBenchResult &result);
 
 // The timing program's source (its macros: KERNEL, SPLGEN_FLOAT, RANK, N1 [N2 N3], BATCH, SIGN, REPS, MIN_SECONDS).
 const std::string &cuda_bench_program();
+
+// VkFFT's header (Debian's libvkfft-dev) where this machine has it, else "": the timing program
+// is then built with it, and --keep copies it beside the scripts (DIR/vkfft/vkFFT.h).
+std::string find_vkfft_header();
 
 // nvcc on PATH, else /usr/local/cuda/bin/nvcc; "" when neither exists.
 std::string find_nvcc();

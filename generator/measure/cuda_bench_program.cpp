@@ -1,6 +1,9 @@
 // The program `splgen bench --target cuda` compiles with nvcc beside each kernel (cuda_bench.h).
 // It prints "GPU <name>", then "RESULT <splgen ns> <cufft ns> <rel rms vs cuFFT> <rel rms vs
 // reference> <copy GB/s>", or "ERROR <one line>" and exits 1. Times are per call (the whole batch).
+// Built with -DSPLGEN_VKFFT=1 (VkFFT's CUDA back end, Debian's libvkfft-dev), it times VkFFT's
+// plan of the same transform too, interleaved with the others, and prints "VKFFT <ns> <rel rms
+// vs cuFFT>" before RESULT, or "VKFFT ERROR <what>" (the rest goes on without it).
 #include "generator/measure/cuda_bench.h"
 
 namespace splgen::measure {
@@ -9,11 +12,16 @@ const std::string &cuda_bench_program() {
   static const std::string text = R"prog(
 #include <cuda_runtime.h>
 #include <cufft.h>
+#if SPLGEN_VKFFT
+#define VKFFT_BACKEND 1
+#include <vkFFT.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #if SPLGEN_FLOAT
@@ -118,6 +126,51 @@ static double reference_error(const cplx *y, const cplx *x, const long long *dim
   return double(sqrtl(diff / norm));
 }
 
+#if SPLGEN_VKFFT
+// VkFFT's plan of the transform, out of place (x in, its own y out), on `stream`. A failure is
+// kept in `why`, not fatal: the comparison is then without VkFFT.
+struct VkFft {
+  VkFFTApplication app = {};
+  VkFFTLaunchParams launch = {};
+  CUdevice device = 0;
+  cudaStream_t stream_copy;
+  uint64_t buffer_bytes, input_bytes;
+  void *in, *out = 0;
+  cplx *y = 0;
+  std::string why;
+  double error = NAN;
+  bool planned = false;
+  VkFft(const long long *dims, int rank, long long batch, size_t bytes, cplx *x, cudaStream_t stream)
+      : stream_copy(stream), buffer_bytes(bytes), input_bytes(bytes), in(x) {
+    if (cudaMalloc(&y, bytes) != cudaSuccess) { why = "cudaMalloc"; return; }
+    out = y;
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&device, 0) != CUDA_SUCCESS) { why = "cuInit/cuDeviceGet"; return; }
+    VkFFTConfiguration c = {};
+    c.FFTdim = uint64_t(rank);
+    for (int d = 0; d < rank; ++d) c.size[d] = uint64_t(dims[rank - 1 - d]);  // VkFFT's first is the fastest
+    c.numberBatches = uint64_t(batch);
+    c.device = &device;
+    c.stream = &stream_copy, c.num_streams = 1;
+    c.doublePrecision = SPLGEN_FLOAT ? 0 : 1;
+    c.bufferSize = &buffer_bytes, c.buffer = &out;
+    c.isInputFormatted = 1, c.inputBufferSize = &input_bytes, c.inputBuffer = &in;
+    const VkFFTResult r = initializeVkFFT(&app, c);
+    if (r != VKFFT_SUCCESS) { why = "initializeVkFFT: VkFFTResult " + std::to_string(int(r)); return; }
+    planned = true;
+    launch.buffer = &out, launch.inputBuffer = &in;
+  }
+  ~VkFft() {
+    if (planned) deleteVkFFT(&app);
+    if (y) cudaFree(y);
+  }
+  bool ok() const { return planned && why.empty(); }
+  void run() {  // VkFFT's direction: -1 forward, 1 inverse (unnormalised)
+    const VkFFTResult r = VkFFTAppend(&app, SIGN < 0 ? -1 : 1, &launch);
+    if (r != VKFFT_SUCCESS) fail("VkFFTAppend", std::to_string(int(r)).c_str());
+  }
+};
+#endif
+
 static cudaEvent_t start_event, stop_event;
 
 // Seconds per call of `run`, over `calls` calls on `stream` between two events.
@@ -184,13 +237,33 @@ int main() {
   const double error = relative_rms(ours.data(), theirs.data(), count);
   const double error_reference = reference_error(ours.data(), host.data(), dims, rank, n);
 
+#if SPLGEN_VKFFT
+  VkFft vk(dims, rank, batch, bytes, x, stream);
+  auto run_vk = [&] { vk.run(); };
+  if (vk.ok()) {
+    run_vk();
+    check(cudaStreamSynchronize(stream), "VkFFT");
+    std::vector<cplx> v(count);
+    check(cudaMemcpy(v.data(), vk.y, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
+    vk.error = relative_rms(v.data(), theirs.data(), count);
+  }
+  const long calls_vk = vk.ok() ? calibrate(run_vk, stream) : 0;
+  std::vector<double> t_vk;
+#endif
   // Each calibrated alone: one count for both would make the slower one's samples last for ever.
   const long calls_ours = calibrate(run_ours, stream), calls_theirs = calibrate(run_theirs, stream);
   std::vector<double> t_ours, t_theirs, t_copy;
   for (int r = 0; r < REPS; ++r) {  // interleaved: a burst of noise hits both alike
     t_ours.push_back(sample(run_ours, calls_ours, stream));
     t_theirs.push_back(sample(run_theirs, calls_theirs, stream));
+#if SPLGEN_VKFFT
+    if (vk.ok()) t_vk.push_back(sample(run_vk, calls_vk, stream));
+#endif
   }
+#if SPLGEN_VKFFT
+  if (vk.ok()) std::printf("VKFFT %.6g %.3g\n", median(t_vk) * 1e9, vk.error);
+  else std::printf("VKFFT ERROR %s\n", vk.why.c_str());
+#endif
   if (failed) check(cudaError_t(failed), "the kernel's launch");
   // The card's copy bandwidth (read + write), the bound of a kernel that passes over its data once.
   auto copy = [&] { check(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync"); };

@@ -3,11 +3,17 @@
 #include <fmt/format.h>
 
 #include "generator/ir/print.h"
+#include "generator/measure/cuda_bench.h"
 #include "generator/search/evaluate.h"
 
 namespace splgen::search {
 
 driver::GenOptions with_plan(driver::GenOptions options, const Plan &plan) {
+  if (!plan.gpu.empty()) {  // std::invalid_argument for a bad label
+    const measure::CudaVariant v = measure::parse_cuda_variant(plan.gpu);
+    options.codelet_max = v.codelet_max, options.gpu = v.knobs;
+    return options;
+  }
   options.plan = plan.is_default ? Spl() : plan.formula;
   options.max_vector_width = plan.vector_width;
   options.smp_packet = plan.smp_packet;
@@ -35,9 +41,10 @@ std::string plan_mismatch(const Spl &spec, const Plan &plan, const driver::GenOp
       return fmt::format("it is {} x {}, not {} x {}", plan.formula->rows, plan.formula->cols, spec->rows, spec->cols);
     driver::GenOptions g = with_plan(options, plan);
     g.inverse = false;  // the spec carries its root
+    if (!plan.gpu.empty()) g.io.batch = 1;  // a GPU kernel's knobs, proved on one transform
     driver::Compilation c = driver::start(spec, g);
     driver::run_until(c, driver::Stage::Loops);
-    double error = check.error(interpret(c.program, check.input));
+    const double error = check.error(c.program.gpu ? interpret(*c.program.gpu, check.input) : interpret(c.program, check.input));
     if (!check.passes(error)) return fmt::format("it is not {}: relative RMS error {:.1e} against FFTW3", print(spec), error);
     return "";
   } catch (const std::exception &e) {

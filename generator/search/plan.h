@@ -16,6 +16,9 @@ struct Plan {
   int smp_packet = 0;      // with --threads: mu of smp(threads, mu); 0: one cache line
   std::string tree;        // "dit(32,32)", "dif(4,dit(8,32))", "16": the ruletree in short
   bool is_default = false; // the generator's default expansion (no search)
+  // GPU kernels: the codelet size and knobs (measure::CudaVariant's label, "codelet=16,block=..."),
+  // which with_plan gives the options; the formula is then the spec (the expansion is gen's).
+  std::string gpu;
 };
 
 // The driver::GenOptions that generate the plan's kernel.

@@ -38,7 +38,7 @@ int64_t spec_size(const std::string &spec) {
 
 std::string key_text(const WisdomKey &k) {
   return k.spec + "\n" + k.isa + "\n" + k.precision + "\n" + k.direction + "\n" + k.compiler + "\n" + k.cpu + "\n" +
-         std::to_string(k.threads);
+         std::to_string(k.threads) + "\n" + std::to_string(k.batch);
 }
 
 // Sorts by spec size, then key text; each spec is parsed once, each key printed once.
@@ -131,6 +131,7 @@ WisdomKey wisdom_key(const std::string &spec_text, const driver::GenOptions &opt
   k.compiler = cxx + " (" + cached_version + ")";
   k.cpu = measure::cpu_model();
   k.threads = std::max(1, options.threads);
+  if (options.target == "cuda") k.isa = "cuda", k.batch = int(std::max<int64_t>(1, options.io.batch));
   return k;
 }
 
@@ -148,6 +149,7 @@ std::string format_wisdom(const Wisdom &w) {
     j.set("compiler", e.key.compiler);
     j.set("cpu", e.key.cpu);
     if (e.key.threads > 1) j.set("threads", e.key.threads);
+    if (e.key.batch > 1) j.set("batch", e.key.batch);
     j.set("formula", e.formula);
     j.set("tree", e.tree);
     j.set("vector_width", e.vector_width);
@@ -158,6 +160,7 @@ std::string format_wisdom(const Wisdom &w) {
     j.set("date", e.date);
     j.set("splgen_version", e.splgen_version);
     if (!e.rule_files.empty()) j.set("rule_files", stamps_json(e.rule_files));
+    if (!e.gpu.empty()) j.set("gpu", e.gpu);
     list.push_back(j);
   }
   root.set("entries", list);
@@ -211,6 +214,7 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
     WisdomEntry e;
     e.key = {str("spec"), str("isa"), str("precision"), str("direction"), str("compiler"), str("cpu")};
     e.key.threads = whole("threads", 1, 4096);
+    e.key.batch = whole("batch", 1, 1 << 24);
     e.formula = str("formula");
     e.tree = str("tree", false);
     e.vector_width = whole("vector_width", 0, 64);
@@ -220,6 +224,7 @@ Wisdom parse_wisdom(const std::string &text, const std::string &file) {
     e.strategy = str("strategy", false);
     e.date = str("date", false);
     e.splgen_version = str("splgen_version", false);
+    e.gpu = str("gpu", false);
     e.rule_files = read_stamps(j.find("rule_files"), [&](const std::string &what) {
       return bad(fmt::format("entry {}: \"rule_files\" {}", index, what));
     });

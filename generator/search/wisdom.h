@@ -32,6 +32,9 @@ struct WisdomKey {
   std::string compiler;   // the compiler command and its first --version line
   std::string cpu;        // /proc/cpuinfo model name
   int threads = 1;        // workers of the kernel (--threads); written to files only when > 1
+  // GPU kernels (isa "cuda"; cpu: the GPU's name, compiler: "nvcc -arch=..."): transforms per
+  // call, which the kernel is made for; written only when > 1.
+  int batch = 1;
   bool operator==(const WisdomKey &) const = default;
 };
 
@@ -54,6 +57,7 @@ struct WisdomEntry {
   std::string date;        // UTC, when it was found
   std::string splgen_version;
   std::vector<RuleFileStamp> rule_files;  // the --rules files whose rules the plan may use
+  std::string gpu;         // isa "cuda": the kernel's codelet size and knobs ("codelet=16,block=128,...")
 };
 
 struct Wisdom {

@@ -72,8 +72,9 @@ class FileLock {
 
 // The options `gen` would lower an entry's plan with, from its key.
 std::string key_options(const WisdomKey &key, driver::GenOptions &g) {
-  std::optional<Isa> isa = parse_isa(key.isa);
+  std::optional<Isa> isa = key.isa == "cuda" ? Isa::Scalar : parse_isa(key.isa);  // a GPU kernel: target cuda
   if (!isa) return fmt::format("its isa \"{}\" is not one splgen knows", key.isa);
+  if (key.isa == "cuda") g.target = "cuda";
   if (key.precision != "double" && key.precision != "float")
     return fmt::format("its precision \"{}\" is not double or float", key.precision);
   g.isa = *isa;
@@ -105,6 +106,18 @@ std::string find_problem(const WisdomEntry &e) {
   return plan_mismatch(spec, plan, g);
 }
 
+// A GPU kernel's entry: of the spec, precision, direction and batch, for any GPU and nvcc (gen
+// runs where neither may be); of several, the one that ran fastest against its default.
+const WisdomEntry *find_gpu_entry(const Wisdom &w, const WisdomKey &key) {
+  const WisdomEntry *best = nullptr;
+  auto gain = [](const WisdomEntry &e) { return e.ns > 0 ? e.default_ns / e.ns : 0.0; };
+  for (const WisdomEntry &e : w.entries)
+    if (e.key.spec == key.spec && e.key.isa == "cuda" && e.key.precision == key.precision &&
+        e.key.direction == key.direction && e.key.batch == key.batch && (!best || gain(e) > gain(*best)))
+      best = &e;
+  return best;
+}
+
 }  // namespace
 
 Wisdom load_wisdom(const std::string &path) {
@@ -116,9 +129,9 @@ Wisdom load_wisdom(const std::string &path) {
 std::string entry_problem(const WisdomEntry &e) {
   static std::mutex mutex;
   static std::unordered_map<std::string, std::string> proved;  // what decides -> the problem
-  std::string what = fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", e.key.spec, e.key.isa, e.key.precision,
+  std::string what = fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", e.key.spec, e.key.isa, e.key.precision,
                                  e.key.direction, e.key.threads, e.formula, e.vector_width, e.smp_packet, e.ns,
-                                 e.default_ns);
+                                 e.default_ns, e.gpu);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = proved.find(what); it != proved.end()) return it->second;
@@ -161,6 +174,7 @@ Plan entry_plan(const WisdomEntry &e) {
   p.tree = e.tree;
   p.vector_width = e.vector_width;
   p.smp_packet = e.smp_packet;
+  p.gpu = e.gpu;
   return p;
 }
 
@@ -169,12 +183,15 @@ WisdomLookup lookup_wisdom(const std::string &path, const std::string &spec_text
   Wisdom w = load_wisdom(path);
   WisdomKey key = wisdom_key(spec_text, options, compiler);
   WisdomLookup out;
-  const WisdomEntry *e = w.find(key);
+  const WisdomEntry *e = options.target == "cuda" ? find_gpu_entry(w, key) : w.find(key);
   if (!e) {
     bool other = std::any_of(w.entries.begin(), w.entries.end(), [&](const WisdomEntry &x) {
       return x.key.spec == key.spec && x.key.isa == key.isa && x.key.precision == key.precision;
     });
-    out.message = other ? fmt::format("wisdom {}: the entries for {} are for another compiler, CPU or thread count "
+    out.message = other && key.isa == "cuda"
+                      ? fmt::format("wisdom {}: the entries for {} are for other batches than {}; using the default plan", path,
+                                    describe_entry(key), key.batch)
+                  : other ? fmt::format("wisdom {}: the entries for {} are for another compiler, CPU or thread count "
                                       "(stale); using the default plan",
                                       path, describe_entry(key))
                         : fmt::format("wisdom {}: no entry for {}; using the default plan", path, describe_entry(key));

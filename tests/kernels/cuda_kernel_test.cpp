@@ -4,7 +4,7 @@
 // memory, would then differ), against FFTW3 in long double and the O(n^2) sum; and every
 // emitted .cu file compiles with nvcc -Werror all-warnings for sm_80 and sm_90 (skipped, with
 // the reason, where nvcc is absent). Running the kernels on a GPU is `splgen bench --target
-// cuda` (against cuFFT), on a machine that has one.
+// cuda` (against cuFFT), on a machine that has one, and KernelsRunOnTheGpuAgainstCufft there.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -62,13 +62,16 @@ void check_meaning(const Case &c) {
   for (bool reversed : {false, true}) {
     const std::vector<cplx> got = interpret(*comp.program.gpu, x, reversed);
     EXPECT_LE(test::relative_rms_error(got, sequential), tolerance) << (reversed ? "backwards" : "forwards") << " vs sequential";
-    if (known)  // spec_reference knows batches of 1D DFTs only
+    if (known) {  // spec_reference knows batches of 1D DFTs only
       EXPECT_LE(test::relative_rms_error(got, expected), tolerance) << (reversed ? "backwards" : "forwards");
-    if (comp.spec->kind == SplKind::DFT && n > 1)  // entries of the O(n) long-double sum
-      for (std::size_t k : {std::size_t(1), n / 3, n - 1})
+    }
+    if (comp.spec->kind == SplKind::DFT && n > 1) {  // entries of the O(n) long-double sum
+      for (std::size_t k : {std::size_t(1), n / 3, n - 1}) {
         EXPECT_LE(double(std::abs(std::complex<long double>(got[k]) - test::reference_dft_entry(exact, k, sign))),
                   tolerance * std::sqrt(double(n)))
             << "entry " << k;
+      }
+    }
   }
 }
 
@@ -101,7 +104,8 @@ TEST(CudaKernels, LargeOneDimensionalRunsInTheInterpreter) {
 // Each knob's other settings (the search's space) compute the same transform.
 TEST(CudaKernels, KnobVariantsRunInTheInterpreter) {
   for (const char *knobs : {"staging=sector", "stores=direct", "staging=sector,stores=direct", "padding=off", "table=0",
-                            "factor=256", "block=256,grid_block=64", "block=32,shared=16384"})
+                            "factor=256", "block=256,grid_block=64", "block=32,shared=16384", "columns=1",
+                            "columns=2,stores=direct", "columns=4,factor=256"})
     for (const Case &c : {Case{"DFT(16)", 5}, Case{"DFT(64)", 3}, Case{"DFT(256)", 4}, Case{"DFT(60)", 3, true},
                           Case{"DFT(1024)", 2}, Case{"DFT(4096)"}, Case{"DFT(16 x 12)", 2}, Case{"DFT(65536)"}}) {
       Case v = c;
@@ -131,11 +135,19 @@ TEST(CudaKernels, KnobsChangeTheGpuForm) {
   EXPECT_EQ(generate({"DFT(256)", 8}).source.find("sincospi"), std::string::npos);
   EXPECT_EQ(generate({"DFT(1048576)"}).program.gpu->kernels.size(), 3u);
   EXPECT_EQ(generate({"DFT(1048576)", 1, false, Precision::Double, "factor=256"}).program.gpu->kernels.size(), 4u);
+  // columns=c: the four-step's second pass in blocks of c columns, each a group in shared memory
+  const GpuProgram blocked = *generate({"DFT(1048576)", 1, false, Precision::Double, "columns=2"}).program.gpu;
+  ASSERT_EQ(blocked.kernels.size(), 2u);
+  EXPECT_EQ(blocked.kernels[1].group_count(), 512);
+  EXPECT_FALSE(blocked.kernels[1].shared.empty());
   const GpuProgram wide = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256"}).program.gpu;
   EXPECT_EQ(wide.kernels[0].groups_per_block * wide.kernels[0].threads_per_group, 256);
   const GpuProgram small = *generate({"DFT(64)", 1000, false, Precision::Double, "block=256,shared=4160"}).program.gpu;
   EXPECT_EQ(small.kernels[0].groups_per_block, 2);  // two rows of 65 double2 a group: 4160 bytes hold 2
-  EXPECT_NE(generate({"DFT(64)", 4}).source.find("block=128,grid_block=256,staging=warp"), std::string::npos);
+  const driver::Compilation few = generate({"DFT(4096)", 2, false, Precision::Double, "group=256,min_blocks=2"});
+  EXPECT_EQ(few.program.gpu->kernels[0].threads_per_group, 256);  // 1024 lanes, 4 a thread
+  EXPECT_NE(few.source.find("__launch_bounds__(256, 2)"), std::string::npos);
+  EXPECT_NE(generate({"DFT(64)", 4}).source.find("block=128,grid_block=256,group=1024,min_blocks=0,staging=warp"), std::string::npos);
 }
 
 // The GPU form's structure: a small batch is one kernel holding its groups' temporaries and its
@@ -246,7 +258,9 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
                                    {"DFT(256)", 9, false, Precision::Double, direct},
                                    {"DFT(64)", 37, true, Precision::Float, direct + ",padding=off,block=256"},
                                    {"DFT(1024)", 3, false, Precision::Double, direct + ",table=0"},
-                                   {"DFT(65536)", 1, false, Precision::Double, direct + ",factor=256,grid_block=64"}};
+                                   {"DFT(65536)", 1, false, Precision::Double, direct + ",factor=256,grid_block=64"},
+                                   {"DFT(4096)", 2, false, Precision::Double, "group=96,min_blocks=2"},
+                                   {"DFT(65536)", 1, false, Precision::Float, "columns=2,stores=direct,staging=sector"}};
   test::TempDir dir("splgen-cuda-emulated");
   std::vector<std::string> sources;
   std::vector<driver::Compilation> compiled;
@@ -286,6 +300,42 @@ TEST(CudaKernels, PrintedKernelsRunEmulatedOnTheCpu) {
   }
 }
 
+// On a machine with a GPU: kernels of each kind run there, against cuFFT and the long-double
+// reference (bench --target cuda's program, a few short samples). Skipped, with the reason,
+// where there is no GPU or no nvcc; docs/cuda.md, "Correctness without a GPU", says what checks
+// the same kernels then.
+TEST(CudaKernels, KernelsRunOnTheGpuAgainstCufft) {
+  if (measure::find_nvcc().empty()) GTEST_SKIP() << "nvcc not found (the CUDA toolkit: /usr/local/cuda/bin/nvcc)";
+  if (!test::have_program("nvidia-smi")) GTEST_SKIP() << "no GPU here (nvidia-smi not found): run on a machine with one";
+  struct Run {
+    std::vector<std::string> specs;
+    int64_t batch;
+    Precision precision;
+    bool inverse;
+    std::string knobs;
+  };
+  const std::vector<Run> runs = {
+      {{"DFT(16)", "DFT(60)", "DFT(1024)", "DFT(64 x 64)"}, 37, Precision::Double, false, ""},
+      {{"DFT(10007)", "DFT(1048576)", "DFT(8 x 4 x 6)"}, 1, Precision::Double, true, ""},
+      {{"DFT(256)", "DFT(4096)", "DFT(65536)"}, 3, Precision::Float, false, "staging=sector,stores=direct,factor=256"},
+      {{"DFT(64)", "DFT(2048)"}, 5, Precision::Double, false, "padding=off,table=0,block=256"}};
+  for (const Run &run : runs) {
+    measure::CudaBenchOptions o;
+    o.specs = run.specs, o.batch = run.batch, o.precision = run.precision, o.inverse = run.inverse;
+    o.kernel.knobs = parse_gpu_knobs(run.knobs);
+    o.repetitions = 1, o.min_sample_seconds = 1e-4;
+    const measure::CudaBenchResult r = measure::run_cuda_bench(o, [](const std::string &) {});
+    const double tolerance = run.precision == Precision::Float ? 1e-5 : 1e-13;
+    for (const measure::CudaBenchRow &row : r.rows) {
+      SCOPED_TRACE(fmt::format("{} x {} {}", row.spec, row.batch, run.knobs));
+      EXPECT_LE(row.error, tolerance) << "against cuFFT";
+      if (!std::isnan(row.error_reference)) {  // computed up to 2^14 points
+        EXPECT_LE(row.error_reference, tolerance) << "against the reference";
+      }
+    }
+  }
+}
+
 TEST(CudaKernels, NvccCompilesEveryKernelForSm80AndSm90) {
   const std::string compiler = measure::find_nvcc();
   if (compiler.empty()) GTEST_SKIP() << "nvcc not found (the CUDA toolkit: /usr/local/cuda/bin/nvcc)";
@@ -295,7 +345,8 @@ TEST(CudaKernels, NvccCompilesEveryKernelForSm80AndSm90) {
                                    {"DFT(10007)"},             {"DFT(64 x 64)", 1, false, Precision::Float},
                                    {"DFT(1048576)"},           {"DFT(8 x 4 x 6)", 2},
                                    {"DFT(256)", 100, false, Precision::Double, "staging=sector,stores=direct,padding=off"},
-                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512"}};
+                                   {"DFT(65536)", 4, false, Precision::Float, "table=0,factor=256,block=512,min_blocks=2,group=128"},
+                                   {"DFT(1048576)", 1, false, Precision::Double, "columns=4"}};
   std::string sources;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const driver::Compilation c = generate(cases[i]);

@@ -34,7 +34,7 @@ enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold };
 #define __global__
 #define __device__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __restrict__ __restrict
 
 inline thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;

@@ -31,6 +31,35 @@ TEST(CudaBenchOutput, ReadsTheResultLineAndTheGpu) {
   EXPECT_DOUBLE_EQ(row.copy_gbytes, 4273.5);
 }
 
+// Built with VkFFT, the program prints its time and error before RESULT, or why it has none;
+// the table then has VkFFT's columns.
+TEST(CudaBenchOutput, ReadsVkfftsLineAndShowsItsColumns) {
+  measure::CudaBenchRow row;
+  std::string gpu;
+  measure::parse_cuda_output("GPU NVIDIA H200\nVKFFT 1200 2.5e-16\nRESULT 1500 3000 1.1e-15 nan 4273.5\n", 0, row, gpu);
+  EXPECT_EQ(row.vkfft_ns, 1200);
+  EXPECT_DOUBLE_EQ(row.vkfft_error, 2.5e-16);
+  measure::CudaBenchRow failed;
+  measure::parse_cuda_output("GPU X\nVKFFT ERROR initializeVkFFT: VkFFTResult 4039\nRESULT 1 2 0 0 1\n", 0, failed, gpu);
+  EXPECT_EQ(failed.vkfft_ns, 0);
+  EXPECT_EQ(failed.vkfft_failure, "initializeVkFFT: VkFFTResult 4039");
+  EXPECT_THROW(measure::parse_cuda_output("VKFFT fast\nRESULT 1 2 0 0 1\n", 0, failed, gpu), std::runtime_error);
+  measure::CudaBenchOptions o;
+  measure::CudaBenchResult r;
+  row.spec = "DFT(1024)", row.points = 1024, row.batch = 8192;
+  failed.spec = "DFT(64)", failed.points = 64, failed.batch = 1;
+  r.rows = {row, failed};
+  const std::vector<std::string> lines = test::text_lines(measure::format_cuda_table(o, r));
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_TRUE(contains(lines[0], "VkFFT (libvkfft-dev)")) << lines[0];
+  EXPECT_TRUE(contains(lines[1], "vs VkFFT")) << lines[1];
+  EXPECT_TRUE(contains(lines[2], "0.80x")) << lines[2];  // VkFFT's 1200 ns over splgen's 1500
+  EXPECT_TRUE(contains(lines[4], "VkFFT failed at DFT(64): initializeVkFFT")) << lines[4];
+  r.rows = {row};
+  r.rows[0].vkfft_ns = 0;
+  EXPECT_FALSE(contains(measure::format_cuda_table(o, r), "VkFFT"));  // not timed: no columns
+}
+
 TEST(CudaBenchOutput, NoDeviceIsCudaUnavailableOtherErrorsRuntimeErrors) {
   measure::CudaBenchRow row;
   std::string gpu;
@@ -129,6 +158,23 @@ extern "C" int k(float2 *y, const float2 *x, cudaStream_t s) {
   auto [status, output] = measure::run_command(command);
   EXPECT_EQ(status, 0) << command << "\n" << output;
   EXPECT_TRUE(std::filesystem::exists(dir.file("bench")));
+  // With VkFFT (its header from libvkfft-dev; libcuda from the toolkit's link stubs).
+  const std::string header = measure::find_vkfft_header();
+  if (header.empty()) GTEST_SKIP() << "no VkFFT header (/usr/include/vkFFT.h, Debian's libvkfft-dev)";
+  const std::string lib = (std::filesystem::path(nvcc).parent_path() / ".." / "lib64").string();
+  const std::string with_vkfft = "cd " + measure::shell_quote(dir.path().string()) + " && " + measure::shell_quote(nvcc) +
+                                 " -O1 -std=c++17 -arch=sm_90 -DKERNEL=k -DSPLGEN_FLOAT=0 -DRANK=1 -DN1=96 -DBATCH=3 -DSIGN=-1 "
+                                 "-DREPS=3 -DMIN_SECONDS=0.01 -DSPLGEN_VKFFT=1 -I" +
+                                 measure::shell_quote(std::filesystem::path(header).parent_path().string()) +
+                                 " kernel.cu bench.cu -o bench_vkfft -lcufft -L" + measure::shell_quote(lib) +
+                                 "/stubs -lcuda -lnvrtc 2>&1";
+  dir.write("kernel.cu", R"(#include <cuda_runtime.h>
+extern "C" int k(double2 *y, const double2 *x, cudaStream_t s) {
+  return int(cudaMemcpyAsync(y, x, 96 * 3 * sizeof(double2), cudaMemcpyDeviceToDevice, s));
+}
+)");
+  auto [vk_status, vk_output] = measure::run_command(with_vkfft);
+  EXPECT_EQ(vk_status, 0) << with_vkfft << "\n" << vk_output;
 }
 
 class BenchCudaCliTest : public test::SplgenCommandTest {
@@ -167,6 +213,9 @@ TEST_F(BenchCudaCliTest, KeepNoRunWritesEachSpecsFilesAndTheScripts) {
   EXPECT_TRUE(contains(script, "-DRANK=1 -DN1=64 -DBATCH=131072 -DSIGN=-1")) << script;
   EXPECT_TRUE(contains(script, "-lcufft")) << script;
   EXPECT_TRUE(contains(test::read_text_file(keep + "/0/kernel.cu"), "splgen_bench_kernel"));
+  if (!measure::find_vkfft_header().empty())  // the GPU machine may have no libvkfft-dev: its header goes along
+    EXPECT_TRUE(std::filesystem::exists(keep + "/vkfft/vkFFT.h"));
+  EXPECT_TRUE(contains(script, "-DSPLGEN_VKFFT=1")) << script;  // used where the header and libcuda are
 }
 
 TEST_F(BenchCudaCliTest, ResultsFileBecomesTheTable) {

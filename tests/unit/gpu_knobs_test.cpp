@@ -15,9 +15,9 @@ using test::contains;
 
 TEST(GpuKnobs, TextRoundTripsEveryKnob) {
   GpuKnobs k;
-  EXPECT_EQ(to_string(k), "block=128,grid_block=256,staging=warp,stores=staged,padding=on,table=4096,factor=1024,shared=98304");
+  EXPECT_EQ(to_string(k), "block=128,grid_block=256,group=1024,min_blocks=0,staging=warp,stores=staged,padding=on,table=4096,factor=1024,columns=0,shared=98304");
   k.block_threads = 256, k.grid_block_threads = 64, k.staging = GpuStaging::Sector, k.direct_stores = true;
-  k.padding = false, k.max_table = 0, k.factor_max = 512, k.shared_bytes = 232448;
+  k.padding = false, k.max_table = 0, k.factor_max = 512, k.shared_bytes = 232448, k.group_threads = 64, k.min_blocks = 2, k.columns = 4;
   EXPECT_EQ(parse_gpu_knobs(to_string(k)), k);
   EXPECT_EQ(parse_gpu_knobs(""), GpuKnobs{});
 }
@@ -43,7 +43,7 @@ TEST(GpuKnobs, BadTextNamesTheKeyAndColumn) {
   };
   EXPECT_EQ(message("block=100"), "--gpu-knobs: column 1: block=100: expected a multiple of 32 in 32..1024");
   EXPECT_EQ(message("stores=direct,pad=on"),
-            "--gpu-knobs: column 15: unknown knob 'pad' (block, grid_block, staging, stores, padding, table, factor, shared)");
+            "--gpu-knobs: column 15: unknown knob 'pad' (block, grid_block, group, min_blocks, staging, stores, padding, table, factor, columns, shared)");
   EXPECT_EQ(message("staging"), "--gpu-knobs: column 1: 'staging' is not KEY=VALUE");
   EXPECT_EQ(message("padding=on,"), "--gpu-knobs: column 12: '' is not KEY=VALUE");
   EXPECT_TRUE(contains(message("table=-1"), "table=-1: expected"));
@@ -70,8 +70,8 @@ TEST_F(GpuKnobsCliTest, GenTakesTheKnobsAndTheArchitecture) {
   test::ProgramResult r = splgen({"gen", "DFT(64)", "--target", "cuda", "--batch", "8", "--arch", "sm_90", "--gpu-knobs",
                                   "staging=sector,stores=direct"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "// GPU knobs (--gpu-knobs): block=128,grid_block=256,staging=sector,stores=direct,padding=on,"
-                              "table=4096,factor=1024,shared=232448"))
+  EXPECT_TRUE(contains(r.out, "// GPU knobs (--gpu-knobs): block=128,grid_block=256,group=1024,min_blocks=0,staging=sector,stores=direct,padding=on,"
+                              "table=4096,factor=1024,columns=0,shared=232448"))
       << r.out.substr(0, 2000);
 }
 

@@ -23,7 +23,7 @@ using namespace lower;  // the lowering under test
 
 void expect_all_stages_agree(const Spl &f, const Matrix &expected, int64_t block_points = lower::LoweringKnobs::kBlockPoints) {
   SCOPED_TRACE(print(f));
-  Sigma sigma = lower::lower_to_sigma(f, {}, 0, block_points);
+  Sigma sigma = lower::lower_to_sigma(f, {}, 0, lower::Blocking{block_points});
   Sigma merged = lower::merge_loops(sigma);
   Function loops = lower::sigma_to_loops(merged, "k");
   EXPECT_LT(max_abs_difference(to_dense(f), expected), 1e-9);
@@ -113,7 +113,7 @@ TEST(Lowering, BlockedFormsOutOfCache) {
       expect_all_stages_agree(f, expected, budget);
     }
   // the transposition is its own stage: a loop nest of pure data movement
-  Sigma s = lower::lower_to_sigma(make_compose({tensor(make_identity(4), dft16), make_stride(64, 4)}), {}, 0, 16);
+  Sigma s = lower::lower_to_sigma(make_compose({tensor(make_identity(4), dft16), make_stride(64, 4)}), {}, 0, lower::Blocking{16});
   ASSERT_EQ(s->kind, SigmaKind::Compose) << print(s);
   ASSERT_EQ(s->children.size(), 2u) << print(s);
   EXPECT_EQ(print(s->children.back()).find("DFT"), std::string::npos) << print(s);
