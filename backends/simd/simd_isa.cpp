@@ -150,6 +150,16 @@ std::string transpose(const VectorKind &k) {
   return out;
 }
 
+// A 512-bit register from the 256-bit halves at p and p + lanes / 2 (AVX-512F alone has no
+// 256-bit insert for float: the halves travel as double).
+std::string load512_halves(const VectorKind &k, const std::string &p) {
+  const bool dbl = k.precision == Precision::Double;
+  std::string lo = fmt::format("_mm256_loadu_pd((const double *)({}))", p);
+  std::string hi = fmt::format("_mm256_loadu_pd((const double *)({} + {}))", p, k.lanes / 2);
+  std::string v = fmt::format("_mm512_insertf64x4(_mm512_castpd256_pd512({}), {}, 1)", lo, hi);
+  return dbl ? v : "_mm512_castpd_ps(" + v + ")";
+}
+
 // Rows of the transpose are lanes (register order): re_0 im_0 re_1 im_1 ... of one lane.
 std::string group_helpers(const VectorKind &k, const std::string &attrs) {
   const bool dbl = k.precision == Precision::Double;
@@ -167,6 +177,12 @@ std::string group_helpers(const VectorKind &k, const std::string &attrs) {
   out += fmt::format("  {} v[{}];\n", V, k.lanes);
   for (int l = 0; l < k.lanes; ++l) out += fmt::format("  v[{0}] = {1}(p{0});\n", l, k.op("loadu"));
   out += fmt::format("  splgen_transpose_{}(v);\n{}}}\n", k.suffix(), assign_out);
+  if (k.bits() == 512) {
+    out += fmt::format("{}void {}({}, {}) {{\n", attrs, k.load_group_halves_helper(), regs_out, params("const " + real, k.lanes));
+    out += fmt::format("  {} v[{}];\n", V, k.lanes);
+    for (int l = 0; l < k.lanes; ++l) out += fmt::format("  v[{}] = {};\n", l, load512_halves(k, fmt::format("p{}", l)));
+    out += fmt::format("  splgen_transpose_{}(v);\n{}}}\n", k.suffix(), assign_out);
+  }
   out += fmt::format("{}void {}({}{}) {{\n", attrs, k.store_group_helper(), params(real, k.lanes), regs_in);
   out += fmt::format("  {} v[{}] = {{{}}};\n  splgen_transpose_{}(v);\n", V, k.lanes, assign_in, k.suffix());
   for (int l = 0; l < k.lanes; ++l) out += fmt::format("  {1}(p{0}, v[{0}]);\n", l, k.op("storeu"));
@@ -272,6 +288,16 @@ std::string VectorKind::helpers(const std::string &target) const {
   else
     out += fmt::format("  re = {0}(a, b, _MM_SHUFFLE(2, 0, 2, 0));\n  im = {0}(a, b, _MM_SHUFFLE(3, 1, 3, 1));\n", op("shuffle"));
   out += "}\n";
+  if (bits() == 512) {
+    out += fmt::format("{}void {}({} &re, {} &im, const {} *p) {{\n", attrs, load_contiguous_halves_helper(), V, V, real);
+    out += fmt::format("  const {0} a = {1};\n  const {0} b = {2};\n", V, load512_halves(*this, "p"),
+                       load512_halves(*this, fmt::format("p + {}", lanes)));
+    if (dbl)
+      out += fmt::format("  re = {}(a, b);\n  im = {}(a, b);\n", op("unpacklo"), op("unpackhi"));
+    else
+      out += fmt::format("  re = {0}(a, b, _MM_SHUFFLE(2, 0, 2, 0));\n  im = {0}(a, b, _MM_SHUFFLE(3, 1, 3, 1));\n", op("shuffle"));
+    out += "}\n";
+  }
   out += fmt::format("{}void {}({} *p, {} re, {} im) {{\n", attrs, store_contiguous_helper(), real, V, V);
   out += fmt::format("  {0}(p, {1}(re, im));\n  {0}(p + {2}, {3}(re, im));\n", storeu, op("unpacklo"), lanes, op("unpackhi"));
   out += "}\n";

@@ -43,6 +43,11 @@ struct VectorKind {
   // load cannot forward from). 1 where there is no such helper.
   int group() const;
   std::string load_group_helper() const { return "splgen_loadg_" + suffix(); }
+  // 512 bits only: the contiguous and grouped loads, each register from two 256-bit loads. A
+  // 512-bit load of what 256-bit stores wrote a moment before cannot take the data from the
+  // store queue and waits for the stores to retire; two 256-bit loads each can.
+  std::string load_contiguous_halves_helper() const { return "splgen_loadch_" + suffix(); }
+  std::string load_group_halves_helper() const { return "splgen_loadgh_" + suffix(); }
   std::string store_group_helper() const { return "splgen_storeg_" + suffix(); }
   std::string negate(const std::string &a) const;
   std::string broadcast(const std::string &scalar) const;

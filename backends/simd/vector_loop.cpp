@@ -107,15 +107,31 @@ class Printer {
     return false;
   }
 
+  bool narrow(int buffer) const { return kind_.bits() == 512 && loop_.narrow_loads.count(buffer) > 0; }
+
+  // The narrowest store into each buffer, in bytes (VectorLoop, print_vector_loop).
+  void stored(int buffer, int bytes) {
+    auto it = store_bytes_.find(buffer);
+    if (it == store_bytes_.end() || bytes < it->second) store_bytes_[buffer] = bytes;
+  }
+  int real_bytes() const { return kind_.precision == Precision::Double ? 8 : 4; }
+
   std::string load_call(const std::string &re, const std::string &im, int buffer, const Idx &index) {
     if (contiguous(index) && active_ < kind_.lanes)
       return fmt::format("{}({}, {}, {}, {});", kind_.load_contiguous_masked_helper(), re, im, names_.pointer(buffer, index), active_);
+    if (contiguous(index) && loop_.presplit.count(buffer)) {
+      std::string p = names_.pointer(buffer, index);
+      return fmt::format("{0} = {2}({3}); {1} = {2}({3} + {4});", re, im, kind_.op("loadu"), p, kind_.lanes);
+    }
     if (contiguous(index))
-      return fmt::format("{}({}, {}, {});", kind_.load_contiguous_helper(), re, im, names_.pointer(buffer, index));
+      return fmt::format("{}({}, {}, {});", narrow(buffer) ? kind_.load_contiguous_halves_helper() : kind_.load_contiguous_helper(),
+                         re, im, names_.pointer(buffer, index));
     return fmt::format("{}({}, {}, {});", kind_.load_helper(), re, im, join(lane_pointers(buffer, index)));
   }
 
   std::string store_call(int buffer, const Idx &index, const std::string &re, const std::string &im) {
+    // a whole register each when contiguous, else one complex element (two floats: 2 x 4 bytes)
+    stored(buffer, contiguous(index) ? kind_.bits() / 8 : kind_.precision == Precision::Double ? 16 : 8);
     if (contiguous(index) && active_ < kind_.lanes)
       return fmt::format("{}({}, {}, {}, {});", kind_.store_contiguous_masked_helper(), names_.pointer(buffer, index), re, im, active_);
     if (contiguous(index))
@@ -311,10 +327,12 @@ class Printer {
       regs += fmt::format("{}, {}, ", re, im);
       loaded_.emplace(access_key(group.buffer, m), re + "," + im);
     }
-    line(fmt::format("{}({}{});", kind_.load_group_helper(), regs, join(lane_pointers(group.buffer, group.members.front()))));
+    line(fmt::format("{}({}{});", narrow(group.buffer) ? kind_.load_group_halves_helper() : kind_.load_group_helper(), regs,
+                     join(lane_pointers(group.buffer, group.members.front()))));
   }
 
   void store_group(const Group &group) {
+    stored(group.buffer, kind_.bits() / 8);
     std::string regs;
     for (const Idx &m : group.members) {
       const auto &[re, im] = group.values.at(access_key(group.buffer, m));
@@ -344,6 +362,7 @@ class Printer {
     std::string tmp = fmt::format("lanes{}", counter_++);
     line(fmt::format("alignas({}) {} {}[{}];", kind_.bits() / 8, real, tmp, kind_.lanes));
     line(fmt::format("{}({}, {});", kind_.op("store"), tmp, h.value));
+    stored(h.buffer, real_bytes());
     std::vector<int> order = kind_.lane_order();
     for (int k = 0; k < kind_.lanes; ++k)
       if (order[std::size_t(k)] < active_)
@@ -375,14 +394,25 @@ class Printer {
   std::vector<Group> groups_;
   std::map<std::string, int> load_group_of_, store_group_of_;
   std::set<int> declared_;
+
+ public:
+  std::map<int, int> store_bytes_;
 };
 
 }  // namespace
 
-std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth) {
+std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth,
+                              std::map<int, int> *store_bytes) {
   if (!loop.loop || loop.loop->kind != StmtKind::For || loop.loop->vector_width != kind.lanes)
     throw std::invalid_argument("print_vector_loop: not a vector loop of this width");
-  return Printer(loop, kind, names, depth).run();
+  Printer printer(loop, kind, names, depth);
+  std::string text = printer.run();
+  if (store_bytes)
+    for (auto [buffer, bytes] : printer.store_bytes_) {
+      auto it = store_bytes->find(buffer);
+      if (it == store_bytes->end() || bytes < it->second) (*store_bytes)[buffer] = bytes;
+    }
+  return text;
 }
 
 }  // namespace splgen::backends::simd

@@ -3,6 +3,8 @@
 // iteration base + l; complex loads and stores go through the split-complex helpers of
 // simd_isa.h; a*b + c becomes a fused multiply-add where the ISA has one.
 #pragma once
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,16 @@ class ScalarNames {
 struct VectorLoop {
   const StmtNode *loop = nullptr;            // the For node
   std::vector<const StmtNode *> statements;  // its body's live statements, in order
+  // 512 bits: buffers the statement before stored with 256-bit stores, read here through
+  // 256-bit halves (VectorKind::load_contiguous_halves_helper).
+  std::set<int> narrow_loads;
+  // Tables stored in blocks of split real and imaginary parts (presplit_tables.h).
+  std::set<int> presplit;
 };
 
-// The loop's text, indented by depth (two spaces a level).
-std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth);
+// The loop's text, indented by depth (two spaces a level). With store_bytes, the narrowest
+// store (bytes) the loop makes into each buffer it writes is added there.
+std::string print_vector_loop(const VectorLoop &loop, const VectorKind &kind, ScalarNames &names, int depth,
+                              std::map<int, int> *store_bytes = nullptr);
 
 }  // namespace splgen::backends::simd

@@ -382,6 +382,10 @@ class Codegen {
     Idx p = apply_index(d->fn, i);
     const Spl &src = d->source;
     if (auto *a = as_affine(p); a && a->is_constant()) return c_const(diag_entry(src, a->c0));
+    if (src->kind == SplKind::Twiddle) {  // the row of 1s (a = 0 or b = 0 at every point): no table, no product
+      auto entry = [&](int64_t q) { return mod64(mod64((q / src->b) * (q % src->b), src->a) * src->c, src->a) == 0; };
+      if (auto *a = as_affine(p); a && every_point(*a, src->a, entry)) return c_const(cplx(1, 0));
+    }
     if (src->kind == SplKind::Twiddle && src->a <= kDiagonalTwiddleMax) {
       // T(N, n, k) in diagonal order: the loop over b (p = a*n + b) reads consecutive entries,
       // which vector loops load whole.
@@ -413,6 +417,26 @@ class Codegen {
     }
     int t = table(fmt::format("d{}_{:x}", src->rows, src->hash), [&] { return src->diag; });
     return load_table(t, p);
+  }
+
+  // Whether pred holds at every value of p (all in [0, size)); false beyond 4096 values, where
+  // enumerating would slow generation for what saves one multiplication per point.
+  template <class Pred>
+  static bool every_point(const Affine &p, int64_t size, Pred pred) {
+    int64_t points = 1;
+    for (const auto &[v, c] : p.terms)
+      if ((points *= v.extent) > 4096) return false;
+    if (p.min() < 0 || p.max() >= size) return false;
+    std::vector<int64_t> at = {p.c0};
+    for (const auto &[v, c] : p.terms) {
+      std::vector<int64_t> next;
+      for (int64_t base : at)
+        for (int64_t x = 0; x < v.extent; ++x) next.push_back(base + c * x);
+      at = std::move(next);
+    }
+    for (int64_t q : at)
+      if (!pred(q)) return false;
+    return true;
   }
 
   // d[p] when it is the same at every value of p's variables (the 1s of the real DFT's pair
