@@ -109,7 +109,7 @@ std::string build_script(const Prepared &p, const CudaBenchOptions &o) {
 # machine"). Builds ./bench from kernel.cu and bench.cu with nvcc and runs it; it prints
 # "GPU <name>" and "RESULT <splgen ns> <cuFFT ns> <error vs cuFFT> <error vs reference> <copy GB/s>",
 # or "ERROR <what>". NVCC=PATH and ARCH=sm_XX override the compiler and the architecture;
-# --build-only: build, do not run.
+# --build-only: build, do not run; --run-only: run what an earlier --build-only built.
 set -e
 cd "$(dirname "$0")"
 NVCC="${{NVCC:-$(command -v nvcc || echo {4})}}"
@@ -121,7 +121,7 @@ if [ -z "$SPLGEN_NO_VKFFT" ] && ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.
     if [ -f "$d/vkFFT.h" ]; then VKFFT="{6}"; break; fi
   done
 fi
-"$NVCC" {5}
+if [ "$1" != --run-only ]; then "$NVCC" {5}; fi
 if [ "$1" = --build-only ]; then exit 0; fi
 ./bench
 )sh",
@@ -135,13 +135,14 @@ std::string run_all_script(const std::vector<Prepared> &specs, const CudaBenchOp
   std::string out = "#!/bin/sh\n# splgen bench --target cuda: every spec's build_and_run.sh in turn, each announced by a\n"
                     "# line \"SPEC <index> <spec> batch <B> <precision> <direction>\"; `splgen bench --target cuda\n"
                     "# --results FILE` makes the table of what it prints (docs/cuda.md, \"Benchmarking on a GPU machine\").\n"
+                    "# Its argument, if any (--build-only, --run-only), goes to every build_and_run.sh.\n"
                     "cd \"$(dirname \"$0\")\"\nstatus=0\n";
   for (std::size_t i = 0; i < specs.size(); ++i) {
     out += fmt::format("echo {}\n", shell_quote(fmt::format("SPEC {} {} batch {} {} {}", i, specs[i].spec, specs[i].batch,
                                                            o.precision == Precision::Float ? "float" : "double",
                                                            o.inverse ? "inverse" : "forward")));
     if (!specs[i].variant.empty()) out += fmt::format("echo {}\n", shell_quote("KNOBS " + specs[i].variant));
-    out += fmt::format("sh {}/build_and_run.sh || status=1\n", i);
+    out += fmt::format("sh {}/build_and_run.sh \"$@\" || status=1\n", i);
   }
   return out + "exit $status\n";
 }

@@ -212,6 +212,8 @@ TEST_F(BenchCudaCliTest, KeepNoRunWritesEachSpecsFilesAndTheScripts) {
   const std::string script = test::read_text_file(keep + "/1/build_and_run.sh");
   EXPECT_TRUE(contains(script, "-DRANK=1 -DN1=64 -DBATCH=131072 -DSIGN=-1")) << script;
   EXPECT_TRUE(contains(script, "-lcufft")) << script;
+  EXPECT_TRUE(contains(script, "if [ \"$1\" != --run-only ]; then")) << script;  // build all first, then time one by one
+  EXPECT_TRUE(contains(run_all, "sh 1/build_and_run.sh \"$@\"")) << run_all;
   EXPECT_TRUE(contains(test::read_text_file(keep + "/0/kernel.cu"), "splgen_bench_kernel"));
   if (!measure::find_vkfft_header().empty())  // the GPU machine may have no libvkfft-dev: its header goes along
     EXPECT_TRUE(std::filesystem::exists(keep + "/vkfft/vkFFT.h"));
