@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes, into DIR, everything a GPU session runs for issue 19's figures (docs/cuda.md, "A GPU
 # session"), so that the GPU machine, which has no splgen, runs it all in one call:
-#   DIR/bench-double, DIR/bench-float  bench --target cuda, 16..4096 (batch auto) and 2^20..2^24
+#   DIR/bench-double, DIR/bench-float  bench --target cuda, 16..4096 (batch auto)
+#   DIR/bench-large                    2^20, 2^22, 2^24, 2^26
 #   DIR/bench-2d                       DFT(4096 x 4096)
 #   DIR/search-N                       search --target cuda's candidates at 256, 1024, 4096 (batch
 #                                      auto) and 2^20
@@ -19,7 +20,7 @@ mkdir -p "$dir"
 "$splgen" bench --target cuda --sizes 16,64,256,1024,4096 --batch auto --reps 7 --arch "$arch" --keep "$dir/bench-double" --no-run
 "$splgen" bench --target cuda --sizes 16,64,256,1024,4096 --batch auto --reps 7 --arch "$arch" --precision float \
   --keep "$dir/bench-float" --no-run
-"$splgen" bench --target cuda --sizes 2^20,2^22,2^24 --reps 7 --arch "$arch" --keep "$dir/bench-large" --no-run
+"$splgen" bench --target cuda --sizes 2^20,2^22,2^24,2^26 --reps 7 --arch "$arch" --keep "$dir/bench-large" --no-run
 "$splgen" bench --target cuda "DFT(4096 x 4096)" --reps 7 --arch "$arch" --keep "$dir/bench-2d" --no-run
 for n in 256 1024 4096; do
   "$splgen" search "DFT($n)" --target cuda --batch auto --arch "$arch" --max-candidates 24 --reps 5 \

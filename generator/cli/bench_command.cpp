@@ -17,6 +17,7 @@
 #include "generator/measure/mpi_bench.h"
 #include "generator/measure/plot.h"
 #include "generator/measure/report.h"
+#include "generator/driver/size_limits.h"
 #include "generator/measure/sizes.h"
 #include "generator/target/target.h"
 
@@ -24,11 +25,12 @@ namespace splgen::cli {
 
 namespace {
 
+// The text's form, up to the GPU's largest size; the CPU's limit is checked when the target is known.
 CLI::Validator sizes_validator() {
   return CLI::Validator(
       [](std::string &value) -> std::string {
         try {
-          measure::parse_sizes(value);
+          measure::parse_sizes(value, driver::kMaxGpuPoints);
           return "";
         } catch (const measure::SizesError &e) {
           return e.what();
@@ -51,7 +53,11 @@ measure::BenchOptions bench_options(const BenchArgs &a, Isa isa) {
   measure::BenchOptions o;
   o.spec = a.spec;
   if (!a.sizes.empty() && !size_template_kind(a.spec).empty()) o.kind = size_template_kind(a.spec), o.spec.clear();
-  if (!a.sizes.empty()) o.sizes = measure::parse_sizes(a.sizes);
+  try {
+    if (!a.sizes.empty()) o.sizes = measure::parse_sizes(a.sizes);
+  } catch (const measure::SizesError &e) {
+    throw CommandError(kExitUsage, std::string("--sizes: ") + e.what());
+  }
   o.precision = precision_from_option(a.precision);
   o.isa = isa;
   o.inverse = a.inverse;
@@ -151,10 +157,15 @@ int run_mpi_bench(const BenchArgs &a, Isa isa) {
     throw CommandError(kExitUsage, "bench --target mpi: --threads, --rules, --wisdom, --compare, --csv, --json and "
                                    "--plot are not built for distributed kernels yet");
   measure::MpiBenchOptions o;
-  if (!a.sizes.empty())
-    for (int64_t n : measure::parse_sizes(a.sizes)) o.specs.push_back(fmt::format("DFT({})", n));
-  else
-    o.specs.push_back(a.spec);
+  try {  // a rank holds up to driver::kMaxRankPoints
+    if (!a.sizes.empty())
+      for (int64_t n : measure::parse_sizes(a.sizes, std::min(driver::kMaxGpuPoints, driver::kMaxRankPoints * a.ranks)))
+        o.specs.push_back(fmt::format("DFT({})", n));
+    else
+      o.specs.push_back(a.spec);
+  } catch (const measure::SizesError &e) {
+    throw CommandError(kExitUsage, std::string("--sizes: ") + e.what());
+  }
   o.ranks = a.ranks, o.precision = precision_from_option(a.precision), o.isa = isa, o.inverse = a.inverse;
   o.decomposition = a.decomposition == "pencil" ? lower::Decomposition::Pencil : lower::Decomposition::Slab;  // IsMember
   o.grid = parse_grid(a.grid), o.overlap = a.overlap;

@@ -11,6 +11,7 @@
 #include "generator/cli/options.h"
 #include "generator/measure/compile.h"
 #include "generator/measure/cuda_bench.h"
+#include "generator/driver/size_limits.h"
 #include "generator/measure/sizes.h"
 #include "generator/parse/formula_parser.h"
 
@@ -39,7 +40,7 @@ void check_cuda_options(const BenchArgs &a) {
 measure::CudaBenchOptions cuda_options(const BenchArgs &a) {
   measure::CudaBenchOptions o;
   if (!a.sizes.empty())
-    for (int64_t n : measure::parse_sizes(a.sizes)) o.specs.push_back(fmt::format("DFT({})", n));
+    for (int64_t n : measure::parse_sizes(a.sizes, driver::kMaxGpuPoints)) o.specs.push_back(fmt::format("DFT({})", n));
   else
     o.specs.push_back(a.spec);
   o.batch = a.batch_auto ? 0 : a.io.batch;

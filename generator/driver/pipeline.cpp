@@ -590,7 +590,8 @@ Compilation entered(const Spl &spec, const GenOptions &options, Stage reached) {
     throw FormulaError(fmt::format("--masked-remainders: only --isa avx512 has lane masks, not {}", isa_name(options.isa)));
   const bool distributed = std::count(consumed.begin(), consumed.end(), TagKind::Par) > 0;
   if (options.size_limits)  // refused at once rather than minutes later (size_limits.h); per rank if distributed
-    check_size_limits(spec, distributed ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1, inplace_kernel(c));
+    check_size_limits(spec, distributed ? std::max(options.ranks, std::max(1, par_ranks(spec))) : 1, inplace_kernel(c),
+                      backend_of(options).prints_gpu_programs());
   if (reached < Stage::Merge) {  // the expansion and the lowering use rules; later stages do not
     load_rules(c);
     check_rule_selection(c);

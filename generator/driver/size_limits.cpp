@@ -20,6 +20,7 @@ void check_dft_size(const Spl &dft, int64_t n, int64_t ranks, int64_t max_points
     throw FormulaError(fmt::format("{}: {} points is above splgen's size limit of 2^{} = {} points{} (docs/cli.md, "
                                    "\"Size limits\")", print(dft), n, log2_of(max_points), max_points,
                                    max_points == kMaxInplacePoints ? " for the in-place large 1D kernel"
+                                   : max_points == kMaxGpuPoints   ? " for a GPU kernel"
                                    : ranks > 1                     ? fmt::format(" per rank on {} ranks", ranks)
                                                                    : ""));
   if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
@@ -36,8 +37,8 @@ void check_node(const Spl &f, int64_t ranks, int64_t max_points) {
 
 }  // namespace
 
-void check_size_limits(const Spl &spec, int64_t ranks, bool inplace) {
-  const int64_t max_points = inplace ? kMaxInplacePoints : ranks > 1 ? kMaxRankPoints : kMaxPoints;
+void check_size_limits(const Spl &spec, int64_t ranks, bool inplace, bool gpu) {
+  const int64_t max_points = inplace ? kMaxInplacePoints : gpu ? kMaxGpuPoints : ranks > 1 ? kMaxRankPoints : kMaxPoints;
   check_node(spec, ranks, max_points);  // first: the message names the DFT
   if (inplace) return;
   if (spec->rows / ranks > max_points || spec->cols / ranks > max_points)

@@ -19,6 +19,11 @@ constexpr int64_t kMaxPoints = int64_t(1) << 24;
 // sizes).
 constexpr int64_t kMaxRankPoints = int64_t(1) << 25;
 
+// Points of a GPU kernel (--target cuda, docs/cuda.md): its lowering has no cache blocking and
+// computes its large twiddle tables, so gen of DFT(2^24) takes 0.13 s and 30 MB (AMD EPYC
+// Zen 4); 2^26 is issue 19's largest size.
+constexpr int64_t kMaxGpuPoints = int64_t(1) << 26;
+
 // Prime factors of a DFT size. A prime above the codelets is split by Rader, whose tables are
 // printed as constants (about 130 bytes of source per point, more with nested Rader primes):
 // DFT(262139) 1.6 s and 33 MB, DFT(262127) (Rader inside Rader) 2.3 s and 59 MB,
@@ -35,7 +40,8 @@ constexpr int64_t kMaxInplacePoints = int64_t(1) << 28;
 
 // Throws FormulaError (one line, naming the limit) when the spec or one of its DFTs is too large.
 // A distributed kernel (docs/mpi.md) of `ranks` ranks is the code of one rank: the limit is on
-// its part of the points. `inplace`: the spec is an in-place large 1D kernel (kMaxInplacePoints).
-void check_size_limits(const Spl &spec, int64_t ranks = 1, bool inplace = false);
+// its part of the points. `inplace`: the spec is an in-place large 1D kernel (kMaxInplacePoints);
+// `gpu`: a GPU kernel (kMaxGpuPoints).
+void check_size_limits(const Spl &spec, int64_t ranks = 1, bool inplace = false, bool gpu = false);
 
 }  // namespace splgen::driver

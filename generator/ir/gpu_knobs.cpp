@@ -6,6 +6,7 @@
 #include <charconv>
 #include <map>
 #include <optional>
+#include <vector>
 #include <stdexcept>
 
 namespace splgen {
@@ -21,19 +22,54 @@ std::optional<int64_t> number(const std::string &text, int64_t lo, int64_t hi) {
   return v;
 }
 
-std::optional<bool> on_off(const std::string &text, const char *on, const char *off) {
-  if (text == on) return true;
-  if (text == off) return false;
-  return std::nullopt;
+// One knob of the text form: a number in [lo, hi] (a multiple of `multiple`), or, where `yes`
+// is set, one of two words (yes: 1, no: 0).
+struct Knob {
+  const char *key, *expected;
+  int64_t lo, hi, multiple;
+  const char *yes, *no;
+  int64_t (*get)(const GpuKnobs &);
+  void (*set)(GpuKnobs &, int64_t);
+};
+
+#define SPLGEN_KNOB(field, type) \
+  [](const GpuKnobs &k) { return int64_t(k.field); }, [](GpuKnobs &k, int64_t v) { k.field = type(v); }
+
+// In the order to_string prints them. block and grid_block: whole warps, at most CUDA's 1024
+// threads a block.
+const std::vector<Knob> &knobs() {
+  static const std::vector<Knob> list = {
+      {"block", "a multiple of 32 in 32..1024", 32, 1024, 32, nullptr, nullptr, SPLGEN_KNOB(block_threads, int)},
+      {"grid_block", "a multiple of 32 in 32..1024", 32, 1024, 32, nullptr, nullptr, SPLGEN_KNOB(grid_block_threads, int)},
+      {"group", "threads in 1..1024", 1, 1024, 1, nullptr, nullptr, SPLGEN_KNOB(group_threads, int)},
+      {"min_blocks", "blocks in 0..32", 0, 32, 1, nullptr, nullptr, SPLGEN_KNOB(min_blocks, int)},
+      {"staging", "warp or sector", 0, 1, 1, "sector", "warp", SPLGEN_KNOB(staging, GpuStaging)},
+      {"stores", "staged or direct", 0, 1, 1, "direct", "staged", SPLGEN_KNOB(direct_stores, bool)},
+      {"padding", "on or off", 0, 1, 1, "on", "off", SPLGEN_KNOB(padding, bool)},
+      {"table", "a number of entries in 0..2^24", 0, int64_t(1) << 24, 1, nullptr, nullptr, SPLGEN_KNOB(max_table, int64_t)},
+      {"factor", "a size in 2..65536", 2, int64_t(1) << 16, 1, nullptr, nullptr, SPLGEN_KNOB(factor_max, int64_t)},
+      {"columns", "columns in 0..1024", 0, 1024, 1, nullptr, nullptr, SPLGEN_KNOB(columns, int64_t)},
+      {"shared", "bytes in 1024..1048576", 1024, int64_t(1) << 20, 1, nullptr, nullptr, SPLGEN_KNOB(shared_bytes, int64_t)}};
+  return list;
+}
+
+#undef SPLGEN_KNOB
+
+std::optional<int64_t> value_of(const Knob &knob, const std::string &text) {
+  if (knob.yes) return text == knob.yes ? std::optional<int64_t>(1) : text == knob.no ? std::optional<int64_t>(0) : std::nullopt;
+  std::optional<int64_t> v = number(text, knob.lo, knob.hi);
+  return v && *v % knob.multiple == 0 ? v : std::nullopt;
 }
 
 }  // namespace
 
 std::string to_string(const GpuKnobs &k) {
-  return fmt::format("block={},grid_block={},group={},min_blocks={},staging={},stores={},padding={},table={},factor={},columns={},shared={}",
-                     k.block_threads, k.grid_block_threads, k.group_threads, k.min_blocks, k.staging == GpuStaging::Sector ? "sector" : "warp",
-                     k.direct_stores ? "direct" : "staged", k.padding ? "on" : "off", k.max_table, k.factor_max,
-                     k.columns, k.shared_bytes);
+  std::string out;
+  for (const Knob &knob : knobs()) {
+    const int64_t v = knob.get(k);
+    out += fmt::format("{}{}={}", out.empty() ? "" : ",", knob.key, knob.yes ? (v ? knob.yes : knob.no) : std::to_string(v));
+  }
+  return out;
 }
 
 GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
@@ -48,50 +84,15 @@ GpuKnobs parse_gpu_knobs(const std::string &text, GpuKnobs k) {
     };
     if (eq == std::string::npos) fail(fmt::format("'{}' is not KEY=VALUE", item));
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    auto bad = [&](const char *expected) { fail(fmt::format("{}={}: expected {}", key, value, expected)); };
-    if (key == "block" || key == "grid_block") {  // whole warps, at most CUDA's 1024 threads a block
-      auto v = number(value, 32, 1024);
-      if (!v || *v % 32 != 0) bad("a multiple of 32 in 32..1024");
-      (key == "block" ? k.block_threads : k.grid_block_threads) = int(*v);
-    } else if (key == "group") {
-      auto v = number(value, 1, 1024);
-      if (!v) bad("threads in 1..1024");
-      k.group_threads = int(*v);
-    } else if (key == "min_blocks") {
-      auto v = number(value, 0, 32);
-      if (!v) bad("blocks in 0..32");
-      k.min_blocks = int(*v);
-    } else if (key == "staging") {
-      auto v = on_off(value, "sector", "warp");
-      if (!v) bad("warp or sector");
-      k.staging = *v ? GpuStaging::Sector : GpuStaging::Warp;
-    } else if (key == "stores") {
-      auto v = on_off(value, "direct", "staged");
-      if (!v) bad("staged or direct");
-      k.direct_stores = *v;
-    } else if (key == "padding") {
-      auto v = on_off(value, "on", "off");
-      if (!v) bad("on or off");
-      k.padding = *v;
-    } else if (key == "table") {
-      auto v = number(value, 0, int64_t(1) << 24);
-      if (!v) bad("a number of entries in 0..2^24");
-      k.max_table = *v;
-    } else if (key == "factor") {
-      auto v = number(value, 2, int64_t(1) << 16);
-      if (!v) bad("a size in 2..65536");
-      k.factor_max = *v;
-    } else if (key == "columns") {
-      auto v = number(value, 0, 1024);
-      if (!v) bad("columns in 0..1024");
-      k.columns = *v;
-    } else if (key == "shared") {
-      auto v = number(value, 1024, int64_t(1) << 20);
-      if (!v) bad("bytes in 1024..1048576");
-      k.shared_bytes = *v;
-    } else {
-      fail(fmt::format("unknown knob '{}' (block, grid_block, group, min_blocks, staging, stores, padding, table, factor, columns, shared)", key));
+    auto knob = std::find_if(knobs().begin(), knobs().end(), [&](const Knob &x) { return key == x.key; });
+    if (knob == knobs().end()) {
+      std::string names;
+      for (const Knob &x : knobs()) names += (names.empty() ? "" : ", ") + std::string(x.key);
+      fail(fmt::format("unknown knob '{}' ({})", key, names));
     }
+    const std::optional<int64_t> v = value_of(*knob, value);
+    if (!v) fail(fmt::format("{}={}: expected {}", key, value, knob->expected));
+    knob->set(k, *v);
     start = comma + 1;
   }
   return k;

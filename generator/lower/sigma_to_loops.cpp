@@ -419,14 +419,12 @@ class Codegen {
     return load_table(t, p);
   }
 
-  // Whether pred holds at every value of p (all in [0, size)); false beyond 4096 values, where
-  // enumerating would slow generation for what saves one multiplication per point.
-  template <class Pred>
-  static bool every_point(const Affine &p, int64_t size, Pred pred) {
+  // Every value of p, when there are at most `limit` and all lie in [0, size).
+  static std::optional<std::vector<int64_t>> values_of(const Affine &p, int64_t size, int64_t limit) {
     int64_t points = 1;
     for (const auto &[v, c] : p.terms)
-      if ((points *= v.extent) > 4096) return false;
-    if (p.min() < 0 || p.max() >= size) return false;
+      if ((points *= v.extent) > limit) return std::nullopt;
+    if (p.min() < 0 || p.max() >= size) return std::nullopt;
     std::vector<int64_t> at = {p.c0};
     for (const auto &[v, c] : p.terms) {
       std::vector<int64_t> next;
@@ -434,28 +432,25 @@ class Codegen {
         for (int64_t x = 0; x < v.extent; ++x) next.push_back(base + c * x);
       at = std::move(next);
     }
-    for (int64_t q : at)
-      if (!pred(q)) return false;
-    return true;
+    return at;
+  }
+
+  // Whether pred holds at every value of p (all in [0, size)); false beyond 4096 values, where
+  // enumerating would slow generation for what saves one multiplication per point.
+  template <class Pred>
+  static bool every_point(const Affine &p, int64_t size, Pred pred) {
+    const std::optional<std::vector<int64_t>> at = values_of(p, size, 4096);
+    return at && std::all_of(at->begin(), at->end(), pred);
   }
 
   // d[p] when it is the same at every value of p's variables (the 1s of the real DFT's pair
   // twiddles [1, w^k]); nothing beyond 2^16 values.
   static std::optional<cplx> constant_along(const std::vector<cplx> &d, const Affine &p) {
-    int64_t points = 1;
-    for (const auto &[v, c] : p.terms)
-      if ((points *= v.extent) > (int64_t(1) << 16)) return std::nullopt;
-    if (p.min() < 0 || p.max() >= int64_t(d.size())) return std::nullopt;
-    std::vector<int64_t> at = {p.c0};
-    for (const auto &[v, c] : p.terms) {
-      std::vector<int64_t> next;
-      for (int64_t base : at)
-        for (int64_t x = 0; x < v.extent; ++x) next.push_back(base + c * x);
-      at = std::move(next);
-    }
-    for (int64_t q : at)
-      if (d[std::size_t(q)] != d[std::size_t(at.front())]) return std::nullopt;
-    return d[std::size_t(at.front())];
+    const std::optional<std::vector<int64_t>> at = values_of(p, int64_t(d.size()), int64_t(1) << 16);
+    if (!at) return std::nullopt;
+    for (int64_t q : *at)
+      if (d[std::size_t(q)] != d[std::size_t(at->front())]) return std::nullopt;
+    return d[std::size_t(at->front())];
   }
 
   std::vector<PendingStore> store(const Access &a, const Idx &i, const CExpr &v) {

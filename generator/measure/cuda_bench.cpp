@@ -206,7 +206,7 @@ std::vector<std::pair<std::string, CudaVariant>> cuda_bench_jobs(const CudaBench
 
 int64_t auto_batch(int64_t points, Precision precision) {
   const int64_t bytes = 2 * points * (precision == Precision::Float ? 8 : 16);  // x and y
-  return std::max<int64_t>(1, std::min((kAutoBatchBytes + bytes - 1) / bytes, driver::kMaxPoints / points));
+  return std::max<int64_t>(1, std::min((kAutoBatchBytes + bytes - 1) / bytes, driver::kMaxGpuPoints / points));
 }
 
 double CudaBenchRow::gbytes(Precision precision) const {

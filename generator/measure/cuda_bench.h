@@ -58,8 +58,7 @@ struct CudaBenchOptions {
 
 // --batch auto: the fewest transforms of `points` whose x and y together fill at least 256 MiB
 // of device memory, so that the data are far beyond the card's L2 (50 MiB on an H200) and the
-// timing sees memory, not cache; at most splgen's size limit (2^24 points: a batch of float
-// transforms of a size that is no power of two may stay a transform short of the 256 MiB).
+// timing sees memory, not cache; at most splgen's size limit for GPU kernels (2^26 points).
 inline constexpr int64_t kAutoBatchBytes = int64_t(256) << 20;
 int64_t auto_batch(int64_t points, Precision precision);
 

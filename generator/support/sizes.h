@@ -18,7 +18,7 @@ struct SizesError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The sizes in increasing order, each once; every size in [2, kMaxBenchSize].
-std::vector<std::int64_t> parse_sizes(const std::string &text);  // throws SizesError
+// The sizes in increasing order, each once; every size in [2, max].
+std::vector<std::int64_t> parse_sizes(const std::string &text, std::int64_t max = kMaxBenchSize);  // throws SizesError
 
 }  // namespace splgen::support

@@ -83,7 +83,8 @@ TEST(CudaBenchOutput, AutoBatchFillsAtLeast256MiBWithinTheSizeLimit) {
   EXPECT_EQ(measure::auto_batch(1024, Precision::Double), 8192);  // x and y 1024 * 16 B * 8192 = 128 MiB each
   EXPECT_EQ(measure::auto_batch(1024, Precision::Float), 16384);
   EXPECT_EQ(measure::auto_batch(3000, Precision::Double), 2797);  // rounded up: 2796.2
-  EXPECT_EQ(measure::auto_batch(3000, Precision::Float), 5592);   // 5593 would pass 2^24 points
+  EXPECT_EQ(measure::auto_batch(3000, Precision::Float), 5593);   // rounded up: 5592.4
+  EXPECT_EQ(measure::auto_batch(int64_t(1) << 26, Precision::Double), 1);
   EXPECT_EQ(measure::auto_batch(int64_t(1) << 24, Precision::Double), 1);
 }
 
@@ -218,6 +219,18 @@ TEST_F(BenchCudaCliTest, KeepNoRunWritesEachSpecsFilesAndTheScripts) {
   if (!measure::find_vkfft_header().empty())  // the GPU machine may have no libvkfft-dev: its header goes along
     EXPECT_TRUE(std::filesystem::exists(keep + "/vkfft/vkFFT.h"));
   EXPECT_TRUE(contains(script, "-DSPLGEN_VKFFT=1")) << script;  // used where the header and libcuda are
+}
+
+// GPU kernels go to 2^26 points (issue 19's largest size); the CPU's limit stays 2^24.
+TEST_F(BenchCudaCliTest, GpuKernelsGoTo2e26) {
+  if (!have_cuda_target()) GTEST_SKIP() << "this build has no cuda backend (gen --target cuda)";
+  test::ProgramResult r = splgen({"bench", "--target", "cuda", "--sizes", "2^25,2^26", "--keep", dir.file("big"), "--no-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(test::read_text_file(dir.file("big") + "/run_all.sh"), "SPEC 1 DFT(67108864) batch 1 double forward"));
+  expect_error({"bench", "--target", "cuda", "--sizes", "2^27", "--keep", dir.file("k"), "--no-run"}, "at most 2^26");
+  expect_error({"gen", "DFT(2^27)", "--target", "cuda"}, "size limit of 2^26 = 67108864 points for a GPU kernel");
+  expect_error({"gen", "DFT(2^25)"}, "size limit of 2^24");
+  expect_error({"bench", "--sizes", "2^25"}, "at most 2^24");
 }
 
 TEST_F(BenchCudaCliTest, ResultsFileBecomesTheTable) {
