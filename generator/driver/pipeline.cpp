@@ -457,7 +457,7 @@ LoopProgram run_loops(const Compilation &c) {
     p.ranks = rank_loops(*c.distributed, name, [&](const Sigma &step, const std::string &step_name) {
       return lower::prepare_for_printing(lower::schedule_for_registers(
           lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options),
-                                 allowed_masked_width(c.options))));
+                                 allowed_masked_width(c.options), vector_group_costs(c.options.isa))));
     });
     p.loops.name = name, p.loops.rows = c.spec->rows, p.loops.cols = c.spec->cols;
     p.loops.body = make_block({});
@@ -468,7 +468,8 @@ LoopProgram run_loops(const Compilation &c) {
   p.loops = lower::prepare_for_printing(lower::schedule_for_registers(
       lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
                                                    io_layout_functions(c.spec, c.options.io)),
-                             allowed_vector_widths(c.options), allowed_masked_width(c.options))));
+                             allowed_vector_widths(c.options), allowed_masked_width(c.options),
+                             vector_group_costs(c.options.isa))));
   if (c.expansion.formula && has_parallel_loop(p.loops)) p.loops.workers = smp_workers(c.expansion.formula);
   if (stream.dma && c.expansion.formula && has_tag(c.expansion.formula, TagKind::Stream) && !every_pass_streamed(c.merged))
     throw FormulaError("stream(s): no rule of rules/stream.rules streams " +

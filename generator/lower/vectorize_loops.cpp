@@ -1,6 +1,7 @@
 #include "generator/lower/vectorize_loops.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -120,10 +121,10 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
 
 class Vectorizer : public LoopMutator {
  public:
-  Vectorizer(const std::vector<int> &widths, int masked_width, int next_var, std::map<int, int> total_reads,
-             std::set<int> real_buffers)
+  Vectorizer(const std::vector<int> &widths, int masked_width, const VectorGroupCosts &costs, int next_var,
+             std::map<int, int> total_reads, std::set<int> real_buffers)
       : widths_(widths), masked_width_(masked_width), next_var_(next_var), total_reads_(std::move(total_reads)),
-        real_buffers_(std::move(real_buffers)) {}
+        real_buffers_(std::move(real_buffers)), costs_(costs) {}
 
  protected:
   Stmt mutate_for(const Stmt &s) override {
@@ -160,11 +161,39 @@ class Vectorizer : public LoopMutator {
       if (!lockstep_safe(statements_of(body), var.id, int(var.extent), outside, real_buffers_)) return std::nullopt;
       return make_vector_for(var, body, masked_width_);
     }
+    if (masked_width_ > 0) return vectorize_greedy(var, body, outside);
+    Plan plan = plan_groups(var.extent, body);
+    if (plan.full.empty() && plan.overlap == 0) return std::nullopt;
+    int widest = plan.full.empty() ? plan.overlap : plan.full.front().first;
+    if (plan.overlap > widest) widest = plan.overlap;
+    if (!lockstep_safe(statements_of(body), var.id, widest, outside, real_buffers_)) return std::nullopt;
+
+    std::vector<Stmt> parts;
+    int64_t start = 0;
+    for (auto &[width, count] : plan.full) {
+      int64_t n = int64_t(width) * count;
+      if (start == 0 && n == var.extent) return make_vector_for(var, body, width);
+      LoopVar part{next_var_++, n};
+      parts.push_back(make_vector_for(part, substitute(body, var.id, Affine::var(part) + start), width));
+      start += n;
+    }
+    if (plan.overlap > 0) {  // the last overlap lanes, recomputing some of the iterations before them
+      LoopVar part{next_var_++, plan.overlap};
+      parts.push_back(
+          make_vector_for(part, substitute(body, var.id, Affine::var(part) + (var.extent - plan.overlap)), plan.overlap));
+    } else if (start < var.extent) {
+      LoopVar part{next_var_++, var.extent - start};
+      parts.push_back(make_for(part, substitute(body, var.id, Affine::var(part) + start)));
+    }
+    return make_block(std::move(parts));
+  }
+
+  // The widest width that fits, the rest of the iterations again (with --masked-remainders).
+  std::optional<Stmt> vectorize_greedy(const LoopVar &var, const Stmt &body, const std::map<int, int> &outside) {
     auto it = std::find_if(widths_.begin(), widths_.end(), [&](int w) { return w > 1 && w <= var.extent; });
     if (it == widths_.end()) return std::nullopt;
     int width = *it;
     if (!lockstep_safe(statements_of(body), var.id, width, outside, real_buffers_)) return std::nullopt;
-
     int64_t main = var.extent - var.extent % width;
     if (main == var.extent) return make_vector_for(var, body, width);
     // The last iterations: var = main + r, 0 <= r < extent - main.
@@ -176,23 +205,96 @@ class Vectorizer : public LoopMutator {
     return make_block({make_vector_for(head, body, width), rest_loop});
   }
 
+  // How the iterations of a loop split into vector groups: full groups (width, count), widest
+  // first, then either a scalar tail or one group of `overlap` lanes ending at the extent.
+  struct Plan {
+    std::vector<std::pair<int, int64_t>> full;
+    int overlap = 0;
+  };
+
+  // The cost of one group of `width` real lanes, in scalar iterations of the body (scalar: 1).
+  double group_cost(int width) const {
+    if (width <= 1) return costs_.scalar;
+    int units = width / widths_.back();  // 128-bit registers per vector
+    return units <= 1 ? costs_.v128 : units == 2 ? costs_.v256 : costs_.v512;
+  }
+
+  // The cheapest decomposition by group_cost; ties keep the wider groups (the former greedy rule).
+  Plan plan_groups(int64_t extent, const Stmt &body) const {
+    std::vector<int> ws;
+    for (int w : widths_)
+      if (w > 1) ws.push_back(w);
+    std::vector<double> best(std::size_t(extent) + 1, 0.0);
+    std::vector<int> first(std::size_t(extent) + 1, 1);
+    for (int64_t e = 1; e <= extent; ++e) {
+      best[e] = -1;
+      for (int w : ws)  // widest first: a tie keeps the wider
+        if (w <= e && (best[e] < 0 || best[e - w] + group_cost(w) < best[e] - 1e-9)) {
+          best[e] = best[e - w] + group_cost(w);
+          first[e] = w;
+        }
+      if (best[e] < 0 || best[e - 1] + group_cost(1) < best[e] - 1e-9) {
+        best[e] = best[e - 1] + group_cost(1);
+        first[e] = 1;
+      }
+    }
+    // With an overlapped last group: full groups up to e, then one group of w over [extent - w, extent).
+    double cost = best[extent];
+    int64_t split = extent;
+    int overlap = 0;
+    if (overlap_allowed(body))
+      for (int w : ws)
+        if (w / widths_.back() * 128 <= costs_.overlap_max_bits)
+        for (int64_t e = std::max<int64_t>(0, extent - w + 1); e < extent && w <= extent; ++e)
+          if (best[e] + group_cost(w) < cost - 1e-9) {
+            cost = best[e] + group_cost(w);
+            split = e;
+            overlap = w;
+          }
+    Plan plan;
+    plan.overlap = overlap;
+    std::map<int, int64_t, std::greater<int>> counts;
+    for (int64_t e = split; e > 0 && first[e] > 1;) {
+      ++counts[first[e]];
+      e -= first[e];
+    }
+    for (auto &[w, c] : counts) plan.full.emplace_back(w, c);
+    return plan;
+  }
+
+  // Recomputing iterations is harmless where the body reads no buffer it stores into.
+  bool overlap_allowed(const Stmt &body) const {
+    if (costs_.overlap_max_bits <= 0) return false;
+    std::set<int> stored;
+    std::vector<const ExprNode *> loads;
+    for (const Stmt &t : statements_of(body)) {
+      if (t->kind == StmtKind::Store) stored.insert(t->buffer);
+      if (t->kind == StmtKind::Assign || t->kind == StmtKind::Store) collect_loads(t->value, loads);
+    }
+    for (const ExprNode *l : loads)
+      if (stored.count(l->buffer)) return false;
+    return true;
+  }
+
   const std::vector<int> &widths_;
   int masked_width_;
   int next_var_;
+  VectorGroupCosts costs_;
   std::map<int, int> total_reads_;
   std::set<int> real_buffers_;
 };
 
 }  // namespace
 
-Function vectorize_loops(const Function &f, const std::vector<int> &widths, int masked_width) {
+Function vectorize_loops(const Function &f, const std::vector<int> &widths, int masked_width,
+                         const VectorGroupCosts &costs) {
   if (widths.empty() || !f.body) return f;
   std::map<int, int> reads;
   count_scalar_reads(f.body, reads);
   std::set<int> real_buffers;  // and split ones: neither holds interleaved complex vectors
   for (const Buffer &b : f.buffers)
     if (b.real || b.split) real_buffers.insert(b.id);
-  Vectorizer v(widths, masked_width, max_var_id(f.body) + 1, std::move(reads), std::move(real_buffers));
+  Vectorizer v(widths, masked_width, costs, max_var_id(f.body) + 1, std::move(reads), std::move(real_buffers));
   Function out = f;
   out.body = v.mutate(f.body);
   return out;

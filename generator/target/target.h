@@ -41,6 +41,16 @@ std::vector<int> vector_widths(Isa isa, Precision precision);
 // The width whose loads, stores and arithmetic take lane masks (AVX-512F: the 512-bit one), so
 // a loop remainder runs as one masked group; 0 where there are none.
 int masked_vector_width(Isa isa, Precision precision);
+// What one group of a vectorised loop costs, in scalar iterations of its body, by register
+// width; the vectoriser (generator/lower/vectorize_loops.h) splits each loop's extent into the
+// cheapest groups. overlap_max_bits: the widest group that may end a loop over iterations done
+// before (out-of-place bodies only), 0 for none. The defaults (all 1, no overlap) give the
+// greedy split: the widest width that fits, the rest likewise.
+struct VectorGroupCosts {
+  double scalar = 1, v128 = 1, v256 = 1, v512 = 1;
+  int overlap_max_bits = 0;
+};
+VectorGroupCosts vector_group_costs(Isa isa);
 // Whether the ISA has fused multiply-add (AVX2 here means AVX2 + FMA, as on every AVX2 CPU).
 bool has_fma(Isa isa);
 

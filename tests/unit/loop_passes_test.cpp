@@ -21,11 +21,22 @@ Function function(Stmt body, int64_t n = 4) {
 }
 
 // y[i] = 2 x[i] for i < n, both parts: the loops the vectoriser makes, as (extent, width).
-std::vector<std::pair<int64_t, int>> vector_loops_of(int64_t n, const std::vector<int> &widths, int masked_width) {
+// in_place: y[i] = 2 y[i] after a loop copying x into y.
+std::vector<std::pair<int64_t, int>> vector_loops_of(int64_t n, const std::vector<int> &widths, int masked_width,
+                                                     const VectorGroupCosts &costs = {}, bool in_place = false) {
   LoopVar i{0, n};
-  Stmt body = make_block({make_store(1, at(i), 0, e_mul(e_const(2), e_load(0, at(i), 0))),
-                          make_store(1, at(i), 1, e_mul(e_const(2), e_load(0, at(i), 1)))});
-  Function f = lower::vectorize_loops(function(make_for(i, body), n), widths, masked_width);
+  int from = in_place ? 1 : 0;
+  Stmt body = make_block({make_assign(0, e_load(from, at(i), 0)), make_assign(1, e_load(from, at(i), 1)),
+                          make_store(1, at(i), 0, e_mul(e_const(2), e_scalar(0))),
+                          make_store(1, at(i), 1, e_mul(e_const(2), e_scalar(1)))});
+  Stmt loop = make_for(i, body);
+  if (in_place) {
+    LoopVar c{1, n};
+    loop = make_block({make_for(c, make_block({make_store(1, at(c), 0, e_load(0, at(c), 0)),
+                                               make_store(1, at(c), 1, e_load(0, at(c), 1))})),
+                       loop});
+  }
+  Function f = lower::vectorize_loops(function(loop, n), widths, masked_width, costs);
   std::vector<std::pair<int64_t, int>> loops;
   for (const Stmt &s : statements_of(f.body))
     if (s->kind == StmtKind::For) loops.emplace_back(s->var.extent, s->vector_width);
@@ -47,6 +58,26 @@ TEST(VectorizeLoops, RemaindersNarrowerOrMasked) {
   // AVX-512 float
   EXPECT_EQ(vector_loops_of(30, {16, 8, 4}, 16), (Loops{{16, 16}, {14, 16}}));
   EXPECT_THROW(make_vector_for(LoopVar{0, 12}, make_block({}), 8), std::invalid_argument);
+}
+
+TEST(VectorizeLoops, CheapestGroupsByCost) {
+  // The greedy split is the default and SSE2/AVX2's: equal costs give it
+  EXPECT_EQ(vector_loops_of(15, {8, 4, 2}, 0), (Loops{{8, 8}, {4, 4}, {2, 2}, {1, 1}}));
+  EXPECT_EQ(vector_loops_of(15, {4, 2}, 0, vector_group_costs(Isa::Avx2)), (Loops{{12, 4}, {2, 2}, {1, 1}}));
+  const VectorGroupCosts avx512 = vector_group_costs(Isa::Avx512);
+  // AVX-512 float (16, 8, 4): 15 = 8 + 8 over iterations 7..14 (256-bit groups may overlap)
+  EXPECT_EQ(vector_loops_of(15, {16, 8, 4}, 0, avx512), (Loops{{8, 8}, {8, 8}}));
+  // AVX-512 double (8, 4, 2): 15 = 8 + 4 + 4 over 11..14; no 512-bit group overlaps
+  EXPECT_EQ(vector_loops_of(15, {8, 4, 2}, 0, avx512), (Loops{{8, 8}, {4, 4}, {4, 4}}));
+  EXPECT_EQ(vector_loops_of(6, {16, 8, 4}, 0, avx512), (Loops{{4, 4}, {4, 4}}));
+  // a lone iteration left stays scalar; full 512-bit groups stay (a tie with two 256-bit ones)
+  EXPECT_EQ(vector_loops_of(25, {8, 4, 2}, 0, avx512), (Loops{{24, 8}, {1, 1}}));
+  EXPECT_EQ(vector_loops_of(5, {16, 8, 4}, 0, avx512), (Loops{{4, 4}, {1, 1}}));
+  EXPECT_EQ(vector_loops_of(32, {16, 8, 4}, 0, avx512), (Loops{{32, 16}}));
+  // a body that reads what it writes never recomputes iterations (after the copy x -> y, which may)
+  EXPECT_EQ(vector_loops_of(15, {16, 8, 4}, 0, avx512, true), (Loops{{8, 8}, {8, 8}, {8, 8}, {4, 4}, {3, 1}}));
+  // masked remainders keep their rule
+  EXPECT_EQ(vector_loops_of(15, {8, 4, 2}, 8, avx512), (Loops{{8, 8}, {7, 8}}));
 }
 
 TEST(LoopVisitor, MutatorKeepsUntouchedSubtrees) {
