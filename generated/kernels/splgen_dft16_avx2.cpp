@@ -64,15 +64,16 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft16_avx2(double *__
 
 namespace splgen_dft16_avx2_detail {
 
+// blocks of 4 entries: real parts, then imaginary parts, in register lane order
 static const double t16_4_1[32] = {
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 0.92387953251128674, -0.38268343236508978,
-    0.70710678118654757, -0.70710678118654757, 0.38268343236508978, -0.92387953251128674,
+    1.0, 1.0, 1.0, 1.0,
+    -0.0, -0.0, -0.0, -0.0,
+    1.0, 0.70710678118654757, 0.92387953251128674, 0.38268343236508978,
+    -0.0, -0.70710678118654757, -0.38268343236508978, -0.92387953251128674,
     1.0, -0.0, 0.70710678118654757, -0.70710678118654757,
     -0.0, -1.0, -0.70710678118654757, -0.70710678118654757,
-    1.0, -0.0, 0.38268343236508978, -0.92387953251128674,
-    -0.70710678118654757, -0.70710678118654757, -0.92387953251128674, 0.38268343236508978
+    1.0, -0.70710678118654757, 0.38268343236508978, -0.92387953251128674,
+    -0.0, -0.70710678118654757, -0.92387953251128674, 0.38268343236508978
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft16_avx2(double *__restrict y, const double *__restrict x) {
@@ -110,61 +111,55 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft16_avx2(double *__
   }
   for (long i0 = 0; i0 < 4; i0 += 4) {
     __m256d lr0, li0;
-    splgen_loadc_d4(lr0, li0, y + 2*i0);
+    splgen_loadc_d4(lr0, li0, y + (2*i0 + 16));
     __m256d lr1, li1;
-    splgen_loadc_d4(lr1, li1, t16_4_1 + 2*i0);
-    const __m256d s55 = _mm256_mul_pd(lr1, li0);
+    lr1 = _mm256_loadu_pd(t16_4_1 + (2*i0 + 16)); li1 = _mm256_loadu_pd(t16_4_1 + (2*i0 + 16) + 4);
+    const __m256d s49 = _mm256_mul_pd(lr1, li0);
     const __m256d s29 = _mm256_mul_pd(lr1, lr0);
     const __m256d s30 = _mm256_fnmadd_pd(li1, li0, s29);
-    const __m256d s57 = _mm256_fmadd_pd(li1, lr0, s55);
+    const __m256d s51 = _mm256_fmadd_pd(li1, lr0, s49);
     __m256d lr2, li2;
-    splgen_loadc_d4(lr2, li2, y + (2*i0 + 16));
+    splgen_loadc_d4(lr2, li2, y + 2*i0);
+    const __m256d s32 = _mm256_add_pd(lr2, s30);
+    const __m256d s62 = _mm256_sub_pd(lr2, s30);
+    const __m256d s53 = _mm256_add_pd(s51, li2);
+    const __m256d s66 = _mm256_sub_pd(li2, s51);
     __m256d lr3, li3;
-    splgen_loadc_d4(lr3, li3, t16_4_1 + (2*i0 + 16));
-    const __m256d s36 = _mm256_mul_pd(lr3, lr2);
-    const __m256d s37 = _mm256_fnmadd_pd(li2, li3, s36);
-    const __m256d s59 = _mm256_mul_pd(li3, lr2);
-    const __m256d s60 = _mm256_fmadd_pd(li2, lr3, s59);
-    const __m256d s38 = _mm256_add_pd(s30, s37);
-    const __m256d s71 = _mm256_sub_pd(s30, s37);
-    const __m256d s61 = _mm256_add_pd(s60, s57);
-    const __m256d s74 = _mm256_sub_pd(s57, s60);
+    splgen_loadc_d4(lr3, li3, y + (2*i0 + 24));
     __m256d lr4, li4;
-    splgen_loadc_d4(lr4, li4, y + (2*i0 + 24));
+    lr4 = _mm256_loadu_pd(t16_4_1 + (2*i0 + 24)); li4 = _mm256_loadu_pd(t16_4_1 + (2*i0 + 24) + 4);
+    const __m256d s38 = _mm256_mul_pd(lr4, lr3);
+    const __m256d s39 = _mm256_fnmadd_pd(li3, li4, s38);
+    const __m256d s55 = _mm256_mul_pd(li4, lr3);
+    const __m256d s56 = _mm256_fmadd_pd(li3, lr4, s55);
     __m256d lr5, li5;
-    splgen_loadc_d4(lr5, li5, t16_4_1 + (2*i0 + 24));
-    const __m256d s44 = _mm256_mul_pd(lr5, lr4);
-    const __m256d s45 = _mm256_fnmadd_pd(li4, li5, s44);
-    const __m256d s63 = _mm256_mul_pd(li5, lr4);
-    const __m256d s64 = _mm256_fmadd_pd(li4, lr5, s63);
+    splgen_loadc_d4(lr5, li5, y + (2*i0 + 8));
     __m256d lr6, li6;
-    splgen_loadc_d4(lr6, li6, y + (2*i0 + 8));
-    __m256d lr7, li7;
-    splgen_loadc_d4(lr7, li7, t16_4_1 + (2*i0 + 8));
-    const __m256d s65 = _mm256_mul_pd(li6, lr7);
-    const __m256d s51 = _mm256_mul_pd(lr6, lr7);
-    const __m256d s52 = _mm256_fnmadd_pd(li7, li6, s51);
-    const __m256d s67 = _mm256_fmadd_pd(li7, lr6, s65);
-    const __m256d s53 = _mm256_add_pd(s45, s52);
-    const __m256d s73 = _mm256_sub_pd(s45, s52);
-    const __m256d s54 = _mm256_add_pd(s53, s38);
-    const __m256d s76 = _mm256_sub_pd(s38, s53);
-    const __m256d s68 = _mm256_add_pd(s64, s67);
-    const __m256d s70 = _mm256_sub_pd(s67, s64);
-    const __m256d s69 = _mm256_add_pd(s61, s68);
-    const __m256d st8 = s54;
-    splgen_storec_d4(y + 2*i0, st8, s69);
-    const __m256d s77 = _mm256_sub_pd(s61, s68);
-    const __m256d st9 = s76;
-    splgen_storec_d4(y + (2*i0 + 16), st9, s77);
-    const __m256d s72 = _mm256_add_pd(s71, s70);
-    const __m256d s78 = _mm256_sub_pd(s71, s70);
-    const __m256d s75 = _mm256_add_pd(s73, s74);
-    const __m256d st10 = s72;
-    splgen_storec_d4(y + (2*i0 + 8), st10, s75);
-    const __m256d s79 = _mm256_sub_pd(s74, s73);
-    const __m256d st11 = s78;
-    splgen_storec_d4(y + (2*i0 + 24), st11, s79);
+    lr6 = _mm256_loadu_pd(t16_4_1 + (2*i0 + 8)); li6 = _mm256_loadu_pd(t16_4_1 + (2*i0 + 8) + 4);
+    const __m256d s57 = _mm256_mul_pd(lr6, li5);
+    const __m256d s45 = _mm256_mul_pd(lr6, lr5);
+    const __m256d s46 = _mm256_fnmadd_pd(li6, li5, s45);
+    const __m256d s59 = _mm256_fmadd_pd(li6, lr5, s57);
+    const __m256d s47 = _mm256_add_pd(s46, s39);
+    const __m256d s65 = _mm256_sub_pd(s39, s46);
+    const __m256d s48 = _mm256_add_pd(s47, s32);
+    const __m256d s68 = _mm256_sub_pd(s32, s47);
+    const __m256d s60 = _mm256_add_pd(s56, s59);
+    const __m256d s63 = _mm256_sub_pd(s59, s56);
+    const __m256d s61 = _mm256_add_pd(s60, s53);
+    const __m256d st7 = s48;
+    splgen_storec_d4(y + 2*i0, st7, s61);
+    const __m256d s69 = _mm256_sub_pd(s53, s60);
+    const __m256d st8 = s68;
+    splgen_storec_d4(y + (2*i0 + 16), st8, s69);
+    const __m256d s64 = _mm256_add_pd(s63, s62);
+    const __m256d s70 = _mm256_sub_pd(s62, s63);
+    const __m256d s67 = _mm256_add_pd(s65, s66);
+    const __m256d st9 = s64;
+    splgen_storec_d4(y + (2*i0 + 8), st9, s67);
+    const __m256d s71 = _mm256_sub_pd(s66, s65);
+    const __m256d st10 = s70;
+    splgen_storec_d4(y + (2*i0 + 24), st10, s71);
   }
 }
 

@@ -64,15 +64,16 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft16f_avx2(float *__
 
 namespace splgen_dft16f_avx2_detail {
 
+// blocks of 4 entries: real parts, then imaginary parts, in register lane order
 static const float t16_4_1[32] = {
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 0.923879504f, -0.382683426f,
-    0.707106769f, -0.707106769f, 0.382683426f, -0.923879504f,
-    1.0f, -0.0f, 0.707106769f, -0.707106769f,
-    -0.0f, -1.0f, -0.707106769f, -0.707106769f,
-    1.0f, -0.0f, 0.382683426f, -0.923879504f,
-    -0.707106769f, -0.707106769f, -0.923879504f, 0.382683426f
+    1.0f, 1.0f, 1.0f, 1.0f,
+    -0.0f, -0.0f, -0.0f, -0.0f,
+    1.0f, 0.923879504f, 0.707106769f, 0.382683426f,
+    -0.0f, -0.382683426f, -0.707106769f, -0.923879504f,
+    1.0f, 0.707106769f, -0.0f, -0.707106769f,
+    -0.0f, -0.707106769f, -1.0f, -0.707106769f,
+    1.0f, 0.382683426f, -0.707106769f, -0.923879504f,
+    -0.0f, -0.923879504f, -0.707106769f, 0.382683426f
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft16f_avx2(float *__restrict y, const float *__restrict x) {
@@ -110,61 +111,55 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft16f_avx2(float *__
   }
   for (long i0 = 0; i0 < 4; i0 += 4) {
     __m128 lr0, li0;
-    splgen_loadc_f4(lr0, li0, y + 2*i0);
+    splgen_loadc_f4(lr0, li0, y + (2*i0 + 16));
     __m128 lr1, li1;
-    splgen_loadc_f4(lr1, li1, t16_4_1 + 2*i0);
-    const __m128 s55 = _mm_mul_ps(lr1, li0);
+    lr1 = _mm_loadu_ps(t16_4_1 + (2*i0 + 16)); li1 = _mm_loadu_ps(t16_4_1 + (2*i0 + 16) + 4);
+    const __m128 s49 = _mm_mul_ps(lr1, li0);
     const __m128 s29 = _mm_mul_ps(lr1, lr0);
     const __m128 s30 = _mm_fnmadd_ps(li1, li0, s29);
-    const __m128 s57 = _mm_fmadd_ps(li1, lr0, s55);
+    const __m128 s51 = _mm_fmadd_ps(li1, lr0, s49);
     __m128 lr2, li2;
-    splgen_loadc_f4(lr2, li2, y + (2*i0 + 16));
+    splgen_loadc_f4(lr2, li2, y + 2*i0);
+    const __m128 s32 = _mm_add_ps(lr2, s30);
+    const __m128 s62 = _mm_sub_ps(lr2, s30);
+    const __m128 s53 = _mm_add_ps(s51, li2);
+    const __m128 s66 = _mm_sub_ps(li2, s51);
     __m128 lr3, li3;
-    splgen_loadc_f4(lr3, li3, t16_4_1 + (2*i0 + 16));
-    const __m128 s36 = _mm_mul_ps(lr3, lr2);
-    const __m128 s37 = _mm_fnmadd_ps(li2, li3, s36);
-    const __m128 s59 = _mm_mul_ps(li3, lr2);
-    const __m128 s60 = _mm_fmadd_ps(li2, lr3, s59);
-    const __m128 s38 = _mm_add_ps(s30, s37);
-    const __m128 s71 = _mm_sub_ps(s30, s37);
-    const __m128 s61 = _mm_add_ps(s60, s57);
-    const __m128 s74 = _mm_sub_ps(s57, s60);
+    splgen_loadc_f4(lr3, li3, y + (2*i0 + 24));
     __m128 lr4, li4;
-    splgen_loadc_f4(lr4, li4, y + (2*i0 + 24));
+    lr4 = _mm_loadu_ps(t16_4_1 + (2*i0 + 24)); li4 = _mm_loadu_ps(t16_4_1 + (2*i0 + 24) + 4);
+    const __m128 s38 = _mm_mul_ps(lr4, lr3);
+    const __m128 s39 = _mm_fnmadd_ps(li3, li4, s38);
+    const __m128 s55 = _mm_mul_ps(li4, lr3);
+    const __m128 s56 = _mm_fmadd_ps(li3, lr4, s55);
     __m128 lr5, li5;
-    splgen_loadc_f4(lr5, li5, t16_4_1 + (2*i0 + 24));
-    const __m128 s44 = _mm_mul_ps(lr5, lr4);
-    const __m128 s45 = _mm_fnmadd_ps(li4, li5, s44);
-    const __m128 s63 = _mm_mul_ps(li5, lr4);
-    const __m128 s64 = _mm_fmadd_ps(li4, lr5, s63);
+    splgen_loadc_f4(lr5, li5, y + (2*i0 + 8));
     __m128 lr6, li6;
-    splgen_loadc_f4(lr6, li6, y + (2*i0 + 8));
-    __m128 lr7, li7;
-    splgen_loadc_f4(lr7, li7, t16_4_1 + (2*i0 + 8));
-    const __m128 s65 = _mm_mul_ps(li6, lr7);
-    const __m128 s51 = _mm_mul_ps(lr6, lr7);
-    const __m128 s52 = _mm_fnmadd_ps(li7, li6, s51);
-    const __m128 s67 = _mm_fmadd_ps(li7, lr6, s65);
-    const __m128 s53 = _mm_add_ps(s45, s52);
-    const __m128 s73 = _mm_sub_ps(s45, s52);
-    const __m128 s54 = _mm_add_ps(s53, s38);
-    const __m128 s76 = _mm_sub_ps(s38, s53);
-    const __m128 s68 = _mm_add_ps(s64, s67);
-    const __m128 s70 = _mm_sub_ps(s67, s64);
-    const __m128 s69 = _mm_add_ps(s61, s68);
-    const __m128 st8 = s54;
-    splgen_storec_f4(y + 2*i0, st8, s69);
-    const __m128 s77 = _mm_sub_ps(s61, s68);
-    const __m128 st9 = s76;
-    splgen_storec_f4(y + (2*i0 + 16), st9, s77);
-    const __m128 s72 = _mm_add_ps(s71, s70);
-    const __m128 s78 = _mm_sub_ps(s71, s70);
-    const __m128 s75 = _mm_add_ps(s73, s74);
-    const __m128 st10 = s72;
-    splgen_storec_f4(y + (2*i0 + 8), st10, s75);
-    const __m128 s79 = _mm_sub_ps(s74, s73);
-    const __m128 st11 = s78;
-    splgen_storec_f4(y + (2*i0 + 24), st11, s79);
+    lr6 = _mm_loadu_ps(t16_4_1 + (2*i0 + 8)); li6 = _mm_loadu_ps(t16_4_1 + (2*i0 + 8) + 4);
+    const __m128 s57 = _mm_mul_ps(lr6, li5);
+    const __m128 s45 = _mm_mul_ps(lr6, lr5);
+    const __m128 s46 = _mm_fnmadd_ps(li6, li5, s45);
+    const __m128 s59 = _mm_fmadd_ps(li6, lr5, s57);
+    const __m128 s47 = _mm_add_ps(s46, s39);
+    const __m128 s65 = _mm_sub_ps(s39, s46);
+    const __m128 s48 = _mm_add_ps(s47, s32);
+    const __m128 s68 = _mm_sub_ps(s32, s47);
+    const __m128 s60 = _mm_add_ps(s56, s59);
+    const __m128 s63 = _mm_sub_ps(s59, s56);
+    const __m128 s61 = _mm_add_ps(s60, s53);
+    const __m128 st7 = s48;
+    splgen_storec_f4(y + 2*i0, st7, s61);
+    const __m128 s69 = _mm_sub_ps(s53, s60);
+    const __m128 st8 = s68;
+    splgen_storec_f4(y + (2*i0 + 16), st8, s69);
+    const __m128 s64 = _mm_add_ps(s63, s62);
+    const __m128 s70 = _mm_sub_ps(s62, s63);
+    const __m128 s67 = _mm_add_ps(s65, s66);
+    const __m128 st9 = s64;
+    splgen_storec_f4(y + (2*i0 + 8), st9, s67);
+    const __m128 s71 = _mm_sub_ps(s66, s65);
+    const __m128 st10 = s70;
+    splgen_storec_f4(y + (2*i0 + 24), st10, s71);
   }
 }
 

@@ -66,23 +66,24 @@ namespace splgen_dft32_avx2_detail {
 
 static constexpr double KP707106781 = 0.70710678118654757;
 
+// blocks of 4 entries: real parts, then imaginary parts, in register lane order
 static const double t32_8_1[64] = {
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 0.98078528040323043, -0.19509032201612828,
-    0.92387953251128674, -0.38268343236508978, 0.83146961230254524, -0.55557023301960218,
-    0.70710678118654757, -0.70710678118654757, 0.55557023301960218, -0.83146961230254524,
-    0.38268343236508978, -0.92387953251128674, 0.19509032201612828, -0.98078528040323043,
-    1.0, -0.0, 0.92387953251128674, -0.38268343236508978,
-    0.70710678118654757, -0.70710678118654757, 0.38268343236508978, -0.92387953251128674,
-    -0.0, -1.0, -0.38268343236508978, -0.92387953251128674,
-    -0.70710678118654757, -0.70710678118654757, -0.92387953251128674, -0.38268343236508978,
-    1.0, -0.0, 0.83146961230254524, -0.55557023301960218,
-    0.38268343236508978, -0.92387953251128674, -0.19509032201612828, -0.98078528040323043,
-    -0.70710678118654757, -0.70710678118654757, -0.98078528040323043, -0.19509032201612828,
-    -0.92387953251128674, 0.38268343236508978, -0.55557023301960218, 0.83146961230254524
+    1.0, 1.0, 1.0, 1.0,
+    -0.0, -0.0, -0.0, -0.0,
+    1.0, 1.0, 1.0, 1.0,
+    -0.0, -0.0, -0.0, -0.0,
+    1.0, 0.92387953251128674, 0.98078528040323043, 0.83146961230254524,
+    -0.0, -0.38268343236508978, -0.19509032201612828, -0.55557023301960218,
+    0.70710678118654757, 0.38268343236508978, 0.55557023301960218, 0.19509032201612828,
+    -0.70710678118654757, -0.92387953251128674, -0.83146961230254524, -0.98078528040323043,
+    1.0, 0.70710678118654757, 0.92387953251128674, 0.38268343236508978,
+    -0.0, -0.70710678118654757, -0.38268343236508978, -0.92387953251128674,
+    -0.0, -0.70710678118654757, -0.38268343236508978, -0.92387953251128674,
+    -1.0, -0.70710678118654757, -0.92387953251128674, -0.38268343236508978,
+    1.0, 0.38268343236508978, 0.83146961230254524, -0.19509032201612828,
+    -0.0, -0.92387953251128674, -0.55557023301960218, -0.98078528040323043,
+    -0.70710678118654757, -0.92387953251128674, -0.98078528040323043, -0.55557023301960218,
+    -0.70710678118654757, 0.38268343236508978, -0.19509032201612828, 0.83146961230254524
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft32_avx2(double *__restrict y, const double *__restrict x) {
@@ -173,59 +174,53 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft32_avx2(double *__
     __m256d lr0, li0;
     splgen_loadc_d4(lr0, li0, y + (2*i0 + 32));
     __m256d lr1, li1;
-    splgen_loadc_d4(lr1, li1, t32_8_1 + (2*i0 + 32));
-    const __m256d s103 = _mm256_mul_pd(li0, lr1);
+    lr1 = _mm256_loadu_pd(t32_8_1 + (2*i0 + 32)); li1 = _mm256_loadu_pd(t32_8_1 + (2*i0 + 32) + 4);
     const __m256d s77 = _mm256_mul_pd(lr0, lr1);
     const __m256d s78 = _mm256_fnmadd_pd(li1, li0, s77);
-    const __m256d s105 = _mm256_fmadd_pd(li1, lr0, s103);
+    const __m256d s105 = _mm256_mul_pd(li1, lr0);
+    const __m256d s106 = _mm256_fmadd_pd(li0, lr1, s105);
     __m256d lr2, li2;
     splgen_loadc_d4(lr2, li2, y + 2*i0);
+    const __m256d s80 = _mm256_add_pd(lr2, s78);
+    const __m256d s111 = _mm256_sub_pd(lr2, s78);
+    const __m256d s108 = _mm256_add_pd(li2, s106);
+    const __m256d s114 = _mm256_sub_pd(li2, s106);
     __m256d lr3, li3;
-    splgen_loadc_d4(lr3, li3, t32_8_1 + 2*i0);
-    const __m256d s84 = _mm256_mul_pd(lr3, lr2);
-    const __m256d s85 = _mm256_fnmadd_pd(li2, li3, s84);
-    const __m256d s107 = _mm256_mul_pd(li3, lr2);
-    const __m256d s108 = _mm256_fmadd_pd(li2, lr3, s107);
-    const __m256d s86 = _mm256_add_pd(s78, s85);
-    const __m256d s118 = _mm256_sub_pd(s85, s78);
-    const __m256d s109 = _mm256_add_pd(s108, s105);
-    const __m256d s122 = _mm256_sub_pd(s108, s105);
+    splgen_loadc_d4(lr3, li3, y + (2*i0 + 48));
     __m256d lr4, li4;
-    splgen_loadc_d4(lr4, li4, y + (2*i0 + 48));
+    lr4 = _mm256_loadu_pd(t32_8_1 + (2*i0 + 48)); li4 = _mm256_loadu_pd(t32_8_1 + (2*i0 + 48) + 4);
+    const __m256d s97 = _mm256_mul_pd(li3, lr4);
+    const __m256d s86 = _mm256_mul_pd(lr4, lr3);
+    const __m256d s87 = _mm256_fnmadd_pd(li3, li4, s86);
+    const __m256d s99 = _mm256_fmadd_pd(li4, lr3, s97);
     __m256d lr5, li5;
-    splgen_loadc_d4(lr5, li5, t32_8_1 + (2*i0 + 48));
-    const __m256d s92 = _mm256_mul_pd(lr5, lr4);
-    const __m256d s93 = _mm256_fnmadd_pd(li4, li5, s92);
-    const __m256d s111 = _mm256_mul_pd(li5, lr4);
-    const __m256d s112 = _mm256_fmadd_pd(li4, lr5, s111);
+    splgen_loadc_d4(lr5, li5, y + (2*i0 + 16));
     __m256d lr6, li6;
-    splgen_loadc_d4(lr6, li6, y + (2*i0 + 16));
-    __m256d lr7, li7;
-    splgen_loadc_d4(lr7, li7, t32_8_1 + (2*i0 + 16));
-    const __m256d s113 = _mm256_mul_pd(li6, lr7);
-    const __m256d s99 = _mm256_mul_pd(lr6, lr7);
-    const __m256d s100 = _mm256_fnmadd_pd(li7, li6, s99);
-    const __m256d s115 = _mm256_fmadd_pd(li7, lr6, s113);
-    const __m256d s101 = _mm256_add_pd(s93, s100);
-    const __m256d s121 = _mm256_sub_pd(s93, s100);
-    const __m256d s102 = _mm256_add_pd(s101, s86);
-    const __m256d s124 = _mm256_sub_pd(s86, s101);
-    const __m256d s116 = _mm256_add_pd(s112, s115);
-    const __m256d s119 = _mm256_sub_pd(s115, s112);
-    const __m256d s117 = _mm256_add_pd(s109, s116);
-    const __m256d st8 = s102;
-    splgen_storec_d4(y + 2*i0, st8, s117);
-    const __m256d s125 = _mm256_sub_pd(s109, s116);
-    const __m256d st9 = s124;
-    splgen_storec_d4(y + (2*i0 + 32), st9, s125);
-    const __m256d s120 = _mm256_add_pd(s119, s118);
-    const __m256d s126 = _mm256_sub_pd(s118, s119);
-    const __m256d s123 = _mm256_add_pd(s121, s122);
-    const __m256d st10 = s120;
-    splgen_storec_d4(y + (2*i0 + 16), st10, s123);
-    const __m256d s127 = _mm256_sub_pd(s122, s121);
-    const __m256d st11 = s126;
-    splgen_storec_d4(y + (2*i0 + 48), st11, s127);
+    lr6 = _mm256_loadu_pd(t32_8_1 + (2*i0 + 16)); li6 = _mm256_loadu_pd(t32_8_1 + (2*i0 + 16) + 4);
+    const __m256d s93 = _mm256_mul_pd(lr6, lr5);
+    const __m256d s94 = _mm256_fnmadd_pd(li6, li5, s93);
+    const __m256d s101 = _mm256_mul_pd(li6, lr5);
+    const __m256d s102 = _mm256_fmadd_pd(lr6, li5, s101);
+    const __m256d s95 = _mm256_add_pd(s94, s87);
+    const __m256d s113 = _mm256_sub_pd(s87, s94);
+    const __m256d s96 = _mm256_add_pd(s95, s80);
+    const __m256d s116 = _mm256_sub_pd(s80, s95);
+    const __m256d s103 = _mm256_add_pd(s99, s102);
+    const __m256d s110 = _mm256_sub_pd(s102, s99);
+    const __m256d s109 = _mm256_add_pd(s108, s103);
+    const __m256d st7 = s96;
+    splgen_storec_d4(y + 2*i0, st7, s109);
+    const __m256d s117 = _mm256_sub_pd(s108, s103);
+    const __m256d st8 = s116;
+    splgen_storec_d4(y + (2*i0 + 32), st8, s117);
+    const __m256d s112 = _mm256_add_pd(s111, s110);
+    const __m256d s118 = _mm256_sub_pd(s111, s110);
+    const __m256d s115 = _mm256_add_pd(s113, s114);
+    const __m256d st9 = s112;
+    splgen_storec_d4(y + (2*i0 + 16), st9, s115);
+    const __m256d s119 = _mm256_sub_pd(s114, s113);
+    const __m256d st10 = s118;
+    splgen_storec_d4(y + (2*i0 + 48), st10, s119);
   }
 }
 

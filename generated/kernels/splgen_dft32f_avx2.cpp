@@ -141,23 +141,24 @@ namespace splgen_dft32f_avx2_detail {
 
 static constexpr float KP707106781 = 0.707106769f;
 
+// blocks of 8 entries: real parts, then imaginary parts, in register lane order
 static const float t32_8_1[64] = {
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 0.980785251f, -0.195090324f,
-    0.923879504f, -0.382683426f, 0.831469595f, -0.555570245f,
-    0.707106769f, -0.707106769f, 0.555570245f, -0.831469595f,
-    0.382683426f, -0.923879504f, 0.195090324f, -0.980785251f,
-    1.0f, -0.0f, 0.923879504f, -0.382683426f,
-    0.707106769f, -0.707106769f, 0.382683426f, -0.923879504f,
-    -0.0f, -1.0f, -0.382683426f, -0.923879504f,
-    -0.707106769f, -0.707106769f, -0.923879504f, -0.382683426f,
-    1.0f, -0.0f, 0.831469595f, -0.555570245f,
-    0.382683426f, -0.923879504f, -0.195090324f, -0.980785251f,
-    -0.707106769f, -0.707106769f, -0.980785251f, -0.195090324f,
-    -0.923879504f, 0.382683426f, -0.555570245f, 0.831469595f
+    1.0f, 1.0f, 1.0f, 1.0f,
+    1.0f, 1.0f, 1.0f, 1.0f,
+    -0.0f, -0.0f, -0.0f, -0.0f,
+    -0.0f, -0.0f, -0.0f, -0.0f,
+    1.0f, 0.980785251f, 0.707106769f, 0.555570245f,
+    0.923879504f, 0.831469595f, 0.382683426f, 0.195090324f,
+    -0.0f, -0.195090324f, -0.707106769f, -0.831469595f,
+    -0.382683426f, -0.555570245f, -0.923879504f, -0.980785251f,
+    1.0f, 0.923879504f, -0.0f, -0.382683426f,
+    0.707106769f, 0.382683426f, -0.707106769f, -0.923879504f,
+    -0.0f, -0.382683426f, -1.0f, -0.923879504f,
+    -0.707106769f, -0.923879504f, -0.707106769f, -0.382683426f,
+    1.0f, 0.831469595f, -0.707106769f, -0.980785251f,
+    0.382683426f, -0.195090324f, -0.923879504f, -0.555570245f,
+    -0.0f, -0.555570245f, -0.707106769f, -0.195090324f,
+    -0.923879504f, -0.980785251f, 0.382683426f, 0.831469595f
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft32f_avx2(float *__restrict y, const float *__restrict x) {
@@ -248,59 +249,53 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft32f_avx2(float *__
     __m256 lr0, li0;
     splgen_loadc_f8(lr0, li0, y + (2*i0 + 32));
     __m256 lr1, li1;
-    splgen_loadc_f8(lr1, li1, t32_8_1 + (2*i0 + 32));
-    const __m256 s103 = _mm256_mul_ps(li0, lr1);
+    lr1 = _mm256_loadu_ps(t32_8_1 + (2*i0 + 32)); li1 = _mm256_loadu_ps(t32_8_1 + (2*i0 + 32) + 8);
     const __m256 s77 = _mm256_mul_ps(lr0, lr1);
     const __m256 s78 = _mm256_fnmadd_ps(li1, li0, s77);
-    const __m256 s105 = _mm256_fmadd_ps(li1, lr0, s103);
+    const __m256 s105 = _mm256_mul_ps(li1, lr0);
+    const __m256 s106 = _mm256_fmadd_ps(li0, lr1, s105);
     __m256 lr2, li2;
     splgen_loadc_f8(lr2, li2, y + 2*i0);
+    const __m256 s80 = _mm256_add_ps(lr2, s78);
+    const __m256 s111 = _mm256_sub_ps(lr2, s78);
+    const __m256 s108 = _mm256_add_ps(li2, s106);
+    const __m256 s114 = _mm256_sub_ps(li2, s106);
     __m256 lr3, li3;
-    splgen_loadc_f8(lr3, li3, t32_8_1 + 2*i0);
-    const __m256 s84 = _mm256_mul_ps(lr3, lr2);
-    const __m256 s85 = _mm256_fnmadd_ps(li2, li3, s84);
-    const __m256 s107 = _mm256_mul_ps(li3, lr2);
-    const __m256 s108 = _mm256_fmadd_ps(li2, lr3, s107);
-    const __m256 s86 = _mm256_add_ps(s78, s85);
-    const __m256 s118 = _mm256_sub_ps(s85, s78);
-    const __m256 s109 = _mm256_add_ps(s108, s105);
-    const __m256 s122 = _mm256_sub_ps(s108, s105);
+    splgen_loadc_f8(lr3, li3, y + (2*i0 + 48));
     __m256 lr4, li4;
-    splgen_loadc_f8(lr4, li4, y + (2*i0 + 48));
+    lr4 = _mm256_loadu_ps(t32_8_1 + (2*i0 + 48)); li4 = _mm256_loadu_ps(t32_8_1 + (2*i0 + 48) + 8);
+    const __m256 s97 = _mm256_mul_ps(li3, lr4);
+    const __m256 s86 = _mm256_mul_ps(lr4, lr3);
+    const __m256 s87 = _mm256_fnmadd_ps(li3, li4, s86);
+    const __m256 s99 = _mm256_fmadd_ps(li4, lr3, s97);
     __m256 lr5, li5;
-    splgen_loadc_f8(lr5, li5, t32_8_1 + (2*i0 + 48));
-    const __m256 s92 = _mm256_mul_ps(lr5, lr4);
-    const __m256 s93 = _mm256_fnmadd_ps(li4, li5, s92);
-    const __m256 s111 = _mm256_mul_ps(li5, lr4);
-    const __m256 s112 = _mm256_fmadd_ps(li4, lr5, s111);
+    splgen_loadc_f8(lr5, li5, y + (2*i0 + 16));
     __m256 lr6, li6;
-    splgen_loadc_f8(lr6, li6, y + (2*i0 + 16));
-    __m256 lr7, li7;
-    splgen_loadc_f8(lr7, li7, t32_8_1 + (2*i0 + 16));
-    const __m256 s113 = _mm256_mul_ps(li6, lr7);
-    const __m256 s99 = _mm256_mul_ps(lr6, lr7);
-    const __m256 s100 = _mm256_fnmadd_ps(li7, li6, s99);
-    const __m256 s115 = _mm256_fmadd_ps(li7, lr6, s113);
-    const __m256 s101 = _mm256_add_ps(s93, s100);
-    const __m256 s121 = _mm256_sub_ps(s93, s100);
-    const __m256 s102 = _mm256_add_ps(s101, s86);
-    const __m256 s124 = _mm256_sub_ps(s86, s101);
-    const __m256 s116 = _mm256_add_ps(s112, s115);
-    const __m256 s119 = _mm256_sub_ps(s115, s112);
-    const __m256 s117 = _mm256_add_ps(s109, s116);
-    const __m256 st8 = s102;
-    splgen_storec_f8(y + 2*i0, st8, s117);
-    const __m256 s125 = _mm256_sub_ps(s109, s116);
-    const __m256 st9 = s124;
-    splgen_storec_f8(y + (2*i0 + 32), st9, s125);
-    const __m256 s120 = _mm256_add_ps(s119, s118);
-    const __m256 s126 = _mm256_sub_ps(s118, s119);
-    const __m256 s123 = _mm256_add_ps(s121, s122);
-    const __m256 st10 = s120;
-    splgen_storec_f8(y + (2*i0 + 16), st10, s123);
-    const __m256 s127 = _mm256_sub_ps(s122, s121);
-    const __m256 st11 = s126;
-    splgen_storec_f8(y + (2*i0 + 48), st11, s127);
+    lr6 = _mm256_loadu_ps(t32_8_1 + (2*i0 + 16)); li6 = _mm256_loadu_ps(t32_8_1 + (2*i0 + 16) + 8);
+    const __m256 s93 = _mm256_mul_ps(lr6, lr5);
+    const __m256 s94 = _mm256_fnmadd_ps(li6, li5, s93);
+    const __m256 s101 = _mm256_mul_ps(li6, lr5);
+    const __m256 s102 = _mm256_fmadd_ps(lr6, li5, s101);
+    const __m256 s95 = _mm256_add_ps(s94, s87);
+    const __m256 s113 = _mm256_sub_ps(s87, s94);
+    const __m256 s96 = _mm256_add_ps(s95, s80);
+    const __m256 s116 = _mm256_sub_ps(s80, s95);
+    const __m256 s103 = _mm256_add_ps(s99, s102);
+    const __m256 s110 = _mm256_sub_ps(s102, s99);
+    const __m256 s109 = _mm256_add_ps(s108, s103);
+    const __m256 st7 = s96;
+    splgen_storec_f8(y + 2*i0, st7, s109);
+    const __m256 s117 = _mm256_sub_ps(s108, s103);
+    const __m256 st8 = s116;
+    splgen_storec_f8(y + (2*i0 + 32), st8, s117);
+    const __m256 s112 = _mm256_add_ps(s111, s110);
+    const __m256 s118 = _mm256_sub_ps(s111, s110);
+    const __m256 s115 = _mm256_add_ps(s113, s114);
+    const __m256 st9 = s112;
+    splgen_storec_f8(y + (2*i0 + 16), st9, s115);
+    const __m256 s119 = _mm256_sub_ps(s114, s113);
+    const __m256 st10 = s118;
+    splgen_storec_f8(y + (2*i0 + 48), st10, s119);
   }
 }
 

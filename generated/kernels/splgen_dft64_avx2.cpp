@@ -66,39 +66,40 @@ namespace splgen_dft64_avx2_detail {
 
 static constexpr double KP707106781 = 0.70710678118654757;
 
+// blocks of 4 entries: real parts, then imaginary parts, in register lane order
 static const double t64_8_1[128] = {
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 1.0, -0.0,
-    1.0, -0.0, 0.99518472667219693, -0.098017140329560604,
-    0.98078528040323043, -0.19509032201612828, 0.95694033573220882, -0.29028467725446239,
-    0.92387953251128674, -0.38268343236508978, 0.88192126434835505, -0.47139673682599764,
-    0.83146961230254524, -0.55557023301960218, 0.77301045336273699, -0.63439328416364549,
-    1.0, -0.0, 0.98078528040323043, -0.19509032201612828,
-    0.92387953251128674, -0.38268343236508978, 0.83146961230254524, -0.55557023301960218,
-    0.70710678118654757, -0.70710678118654757, 0.55557023301960218, -0.83146961230254524,
-    0.38268343236508978, -0.92387953251128674, 0.19509032201612828, -0.98078528040323043,
-    1.0, -0.0, 0.95694033573220882, -0.29028467725446239,
-    0.83146961230254524, -0.55557023301960218, 0.63439328416364549, -0.77301045336273699,
-    0.38268343236508978, -0.92387953251128674, 0.098017140329560604, -0.99518472667219693,
-    -0.19509032201612828, -0.98078528040323043, -0.47139673682599764, -0.88192126434835505,
-    1.0, -0.0, 0.92387953251128674, -0.38268343236508978,
-    0.70710678118654757, -0.70710678118654757, 0.38268343236508978, -0.92387953251128674,
-    -0.0, -1.0, -0.38268343236508978, -0.92387953251128674,
-    -0.70710678118654757, -0.70710678118654757, -0.92387953251128674, -0.38268343236508978,
-    1.0, -0.0, 0.88192126434835505, -0.47139673682599764,
-    0.55557023301960218, -0.83146961230254524, 0.098017140329560604, -0.99518472667219693,
-    -0.38268343236508978, -0.92387953251128674, -0.77301045336273699, -0.63439328416364549,
-    -0.98078528040323043, -0.19509032201612828, -0.95694033573220882, 0.29028467725446239,
-    1.0, -0.0, 0.83146961230254524, -0.55557023301960218,
-    0.38268343236508978, -0.92387953251128674, -0.19509032201612828, -0.98078528040323043,
-    -0.70710678118654757, -0.70710678118654757, -0.98078528040323043, -0.19509032201612828,
-    -0.92387953251128674, 0.38268343236508978, -0.55557023301960218, 0.83146961230254524,
-    1.0, -0.0, 0.77301045336273699, -0.63439328416364549,
-    0.19509032201612828, -0.98078528040323043, -0.47139673682599764, -0.88192126434835505,
-    -0.92387953251128674, -0.38268343236508978, -0.95694033573220882, 0.29028467725446239,
-    -0.55557023301960218, 0.83146961230254524, 0.098017140329560604, 0.99518472667219693
+    1.0, 1.0, 1.0, 1.0,
+    -0.0, -0.0, -0.0, -0.0,
+    1.0, 1.0, 1.0, 1.0,
+    -0.0, -0.0, -0.0, -0.0,
+    1.0, 0.98078528040323043, 0.99518472667219693, 0.95694033573220882,
+    -0.0, -0.19509032201612828, -0.098017140329560604, -0.29028467725446239,
+    0.92387953251128674, 0.83146961230254524, 0.88192126434835505, 0.77301045336273699,
+    -0.38268343236508978, -0.55557023301960218, -0.47139673682599764, -0.63439328416364549,
+    1.0, 0.92387953251128674, 0.98078528040323043, 0.83146961230254524,
+    -0.0, -0.38268343236508978, -0.19509032201612828, -0.55557023301960218,
+    0.70710678118654757, 0.38268343236508978, 0.55557023301960218, 0.19509032201612828,
+    -0.70710678118654757, -0.92387953251128674, -0.83146961230254524, -0.98078528040323043,
+    1.0, 0.83146961230254524, 0.95694033573220882, 0.63439328416364549,
+    -0.0, -0.55557023301960218, -0.29028467725446239, -0.77301045336273699,
+    0.38268343236508978, -0.19509032201612828, 0.098017140329560604, -0.47139673682599764,
+    -0.92387953251128674, -0.98078528040323043, -0.99518472667219693, -0.88192126434835505,
+    1.0, 0.70710678118654757, 0.92387953251128674, 0.38268343236508978,
+    -0.0, -0.70710678118654757, -0.38268343236508978, -0.92387953251128674,
+    -0.0, -0.70710678118654757, -0.38268343236508978, -0.92387953251128674,
+    -1.0, -0.70710678118654757, -0.92387953251128674, -0.38268343236508978,
+    1.0, 0.55557023301960218, 0.88192126434835505, 0.098017140329560604,
+    -0.0, -0.83146961230254524, -0.47139673682599764, -0.99518472667219693,
+    -0.38268343236508978, -0.98078528040323043, -0.77301045336273699, -0.95694033573220882,
+    -0.92387953251128674, -0.19509032201612828, -0.63439328416364549, 0.29028467725446239,
+    1.0, 0.38268343236508978, 0.83146961230254524, -0.19509032201612828,
+    -0.0, -0.92387953251128674, -0.55557023301960218, -0.98078528040323043,
+    -0.70710678118654757, -0.92387953251128674, -0.98078528040323043, -0.55557023301960218,
+    -0.70710678118654757, 0.38268343236508978, -0.19509032201612828, 0.83146961230254524,
+    1.0, 0.19509032201612828, 0.77301045336273699, -0.47139673682599764,
+    -0.0, -0.98078528040323043, -0.63439328416364549, -0.88192126434835505,
+    -0.92387953251128674, -0.55557023301960218, -0.95694033573220882, 0.098017140329560604,
+    -0.38268343236508978, 0.83146961230254524, 0.29028467725446239, 0.99518472667219693
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft64_avx2(double *__restrict y, const double *__restrict x) {
@@ -187,137 +188,131 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft64_avx2(double *__
   }
   for (long i0 = 0; i0 < 8; i0 += 4) {
     __m256d lr0, li0;
-    splgen_loadc_d4(lr0, li0, y + (2*i0 + 32));
+    lr0 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 64)); li0 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 64) + 4);
     __m256d lr1, li1;
-    splgen_loadc_d4(lr1, li1, t64_8_1 + (2*i0 + 32));
-    const __m256d s135 = _mm256_mul_pd(li0, lr1);
+    splgen_loadc_d4(lr1, li1, y + (2*i0 + 64));
     const __m256d s77 = _mm256_mul_pd(lr0, lr1);
     const __m256d s78 = _mm256_fnmadd_pd(li1, li0, s77);
-    const __m256d s137 = _mm256_fmadd_pd(li1, lr0, s135);
+    const __m256d s145 = _mm256_mul_pd(li1, lr0);
+    const __m256d s146 = _mm256_fmadd_pd(li0, lr1, s145);
     __m256d lr2, li2;
-    splgen_loadc_d4(lr2, li2, y + (2*i0 + 96));
+    splgen_loadc_d4(lr2, li2, y + 2*i0);
+    const __m256d s80 = _mm256_add_pd(lr2, s78);
+    const __m256d s166 = _mm256_sub_pd(lr2, s78);
+    const __m256d s148 = _mm256_add_pd(li2, s146);
+    const __m256d s170 = _mm256_sub_pd(li2, s146);
     __m256d lr3, li3;
-    splgen_loadc_d4(lr3, li3, t64_8_1 + (2*i0 + 96));
-    const __m256d s84 = _mm256_mul_pd(lr3, lr2);
-    const __m256d s85 = _mm256_fnmadd_pd(li2, li3, s84);
-    const __m256d s139 = _mm256_mul_pd(li2, lr3);
-    const __m256d s140 = _mm256_fmadd_pd(li3, lr2, s139);
-    const __m256d s86 = _mm256_add_pd(s78, s85);
-    const __m256d s178 = _mm256_sub_pd(s85, s78);
-    const __m256d s141 = _mm256_add_pd(s137, s140);
-    const __m256d s174 = _mm256_sub_pd(s137, s140);
+    splgen_loadc_d4(lr3, li3, y + (2*i0 + 32));
     __m256d lr4, li4;
-    splgen_loadc_d4(lr4, li4, y + 2*i0);
+    lr4 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 32)); li4 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 32) + 4);
+    const __m256d s149 = _mm256_mul_pd(li3, lr4);
+    const __m256d s86 = _mm256_mul_pd(lr4, lr3);
+    const __m256d s87 = _mm256_fnmadd_pd(li3, li4, s86);
+    const __m256d s151 = _mm256_fmadd_pd(li4, lr3, s149);
     __m256d lr5, li5;
-    splgen_loadc_d4(lr5, li5, t64_8_1 + 2*i0);
-    const __m256d s92 = _mm256_mul_pd(lr5, lr4);
-    const __m256d s93 = _mm256_fnmadd_pd(li4, li5, s92);
-    const __m256d s143 = _mm256_mul_pd(li5, lr4);
-    const __m256d s144 = _mm256_fmadd_pd(li4, lr5, s143);
+    splgen_loadc_d4(lr5, li5, y + (2*i0 + 96));
     __m256d lr6, li6;
-    splgen_loadc_d4(lr6, li6, t64_8_1 + (2*i0 + 64));
-    __m256d lr7, li7;
-    splgen_loadc_d4(lr7, li7, y + (2*i0 + 64));
-    const __m256d s145 = _mm256_mul_pd(li6, lr7);
-    const __m256d s99 = _mm256_mul_pd(lr6, lr7);
-    const __m256d s100 = _mm256_fnmadd_pd(li7, li6, s99);
-    const __m256d s147 = _mm256_fmadd_pd(li7, lr6, s145);
-    const __m256d s101 = _mm256_add_pd(s93, s100);
-    const __m256d s175 = _mm256_sub_pd(s93, s100);
-    const __m256d s102 = _mm256_add_pd(s101, s86);
-    const __m256d s184 = _mm256_sub_pd(s101, s86);
-    const __m256d s148 = _mm256_add_pd(s144, s147);
-    const __m256d s179 = _mm256_sub_pd(s144, s147);
-    const __m256d s149 = _mm256_add_pd(s141, s148);
-    const __m256d s188 = _mm256_sub_pd(s148, s141);
-    const __m256d s176 = _mm256_add_pd(s175, s174);
-    const __m256d s190 = _mm256_sub_pd(s175, s174);
-    const __m256d s180 = _mm256_add_pd(s179, s178);
-    const __m256d s198 = _mm256_sub_pd(s179, s178);
-    __m256d lr8, li8;
-    splgen_loadc_d4(lr8, li8, y + (2*i0 + 48));
-    __m256d lr9, li9;
-    splgen_loadc_d4(lr9, li9, t64_8_1 + (2*i0 + 48));
-    const __m256d s108 = _mm256_mul_pd(lr9, lr8);
-    const __m256d s109 = _mm256_fnmadd_pd(li8, li9, s108);
-    const __m256d s151 = _mm256_mul_pd(li9, lr8);
-    const __m256d s152 = _mm256_fmadd_pd(li8, lr9, s151);
-    __m256d lr10, li10;
-    splgen_loadc_d4(lr10, li10, y + (2*i0 + 112));
-    __m256d lr11, li11;
-    splgen_loadc_d4(lr11, li11, t64_8_1 + (2*i0 + 112));
-    const __m256d s153 = _mm256_mul_pd(li10, lr11);
-    const __m256d s115 = _mm256_mul_pd(lr10, lr11);
-    const __m256d s116 = _mm256_fnmadd_pd(li11, li10, s115);
-    const __m256d s155 = _mm256_fmadd_pd(li11, lr10, s153);
-    const __m256d s117 = _mm256_add_pd(s109, s116);
-    const __m256d s166 = _mm256_sub_pd(s116, s109);
-    const __m256d s156 = _mm256_add_pd(s152, s155);
-    const __m256d s169 = _mm256_sub_pd(s152, s155);
-    __m256d lr12, li12;
-    splgen_loadc_d4(lr12, li12, y + (2*i0 + 80));
-    __m256d lr13, li13;
-    splgen_loadc_d4(lr13, li13, t64_8_1 + (2*i0 + 80));
-    const __m256d s157 = _mm256_mul_pd(li12, lr13);
-    const __m256d s123 = _mm256_mul_pd(lr12, lr13);
-    const __m256d s124 = _mm256_fnmadd_pd(li13, li12, s123);
-    const __m256d s159 = _mm256_fmadd_pd(li13, lr12, s157);
-    __m256d lr14, li14;
-    splgen_loadc_d4(lr14, li14, y + (2*i0 + 16));
-    __m256d lr15, li15;
-    splgen_loadc_d4(lr15, li15, t64_8_1 + (2*i0 + 16));
-    const __m256d s130 = _mm256_mul_pd(lr15, lr14);
-    const __m256d s131 = _mm256_fnmadd_pd(li14, li15, s130);
-    const __m256d s161 = _mm256_mul_pd(li15, lr14);
-    const __m256d s162 = _mm256_fmadd_pd(li14, lr15, s161);
-    const __m256d s132 = _mm256_add_pd(s124, s131);
-    const __m256d s170 = _mm256_sub_pd(s131, s124);
-    const __m256d s133 = _mm256_add_pd(s132, s117);
-    const __m256d s187 = _mm256_sub_pd(s117, s132);
-    const __m256d s134 = _mm256_add_pd(s133, s102);
-    const __m256d s200 = _mm256_sub_pd(s102, s133);
-    const __m256d s163 = _mm256_add_pd(s159, s162);
-    const __m256d s167 = _mm256_sub_pd(s162, s159);
-    const __m256d s164 = _mm256_add_pd(s156, s163);
-    const __m256d s185 = _mm256_sub_pd(s163, s156);
-    const __m256d s165 = _mm256_add_pd(s164, s149);
-    const __m256d st16 = s134;
-    splgen_storec_d4(y + 2*i0, st16, s165);
-    const __m256d s201 = _mm256_sub_pd(s149, s164);
-    const __m256d st17 = s200;
-    splgen_storec_d4(y + (2*i0 + 64), st17, s201);
+    lr6 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 96)); li6 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 96) + 4);
+    const __m256d s93 = _mm256_mul_pd(lr6, lr5);
+    const __m256d s94 = _mm256_fnmadd_pd(li6, li5, s93);
+    const __m256d s153 = _mm256_mul_pd(lr6, li5);
+    const __m256d s154 = _mm256_fmadd_pd(li6, lr5, s153);
+    const __m256d s95 = _mm256_add_pd(s94, s87);
+    const __m256d s171 = _mm256_sub_pd(s94, s87);
+    const __m256d s96 = _mm256_add_pd(s95, s80);
+    const __m256d s177 = _mm256_sub_pd(s80, s95);
+    const __m256d s155 = _mm256_add_pd(s151, s154);
+    const __m256d s167 = _mm256_sub_pd(s151, s154);
+    const __m256d s156 = _mm256_add_pd(s148, s155);
+    const __m256d s180 = _mm256_sub_pd(s148, s155);
     const __m256d s168 = _mm256_add_pd(s167, s166);
-    const __m256d s191 = _mm256_sub_pd(s166, s167);
-    const __m256d s171 = _mm256_add_pd(s169, s170);
-    const __m256d s192 = _mm256_sub_pd(s169, s170);
-    const __m256d s172 = _mm256_add_pd(s168, s171);
-    const __m256d s181 = _mm256_sub_pd(s168, s171);
-    const __m256d s177 = _mm256_fmadd_pd(KP707106781_d4, s172, s176);
-    const __m256d s202 = _mm256_fnmadd_pd(KP707106781_d4, s172, s176);
-    const __m256d s183 = _mm256_fmadd_pd(KP707106781_d4, s181, s180);
-    const __m256d st18 = s177;
-    splgen_storec_d4(y + (2*i0 + 16), st18, s183);
-    const __m256d s203 = _mm256_fnmadd_pd(KP707106781_d4, s181, s180);
-    const __m256d st19 = s202;
-    splgen_storec_d4(y + (2*i0 + 80), st19, s203);
-    const __m256d s186 = _mm256_add_pd(s185, s184);
-    const __m256d s204 = _mm256_sub_pd(s184, s185);
-    const __m256d s189 = _mm256_add_pd(s188, s187);
-    const __m256d st20 = s186;
-    splgen_storec_d4(y + (2*i0 + 32), st20, s189);
-    const __m256d s205 = _mm256_sub_pd(s188, s187);
-    const __m256d st21 = s204;
-    splgen_storec_d4(y + (2*i0 + 96), st21, s205);
-    const __m256d s193 = _mm256_sub_pd(s192, s191);
-    const __m256d s196 = _mm256_add_pd(s191, s192);
-    const __m256d s195 = _mm256_fmadd_pd(KP707106781_d4, s193, s190);
-    const __m256d s206 = _mm256_fnmadd_pd(KP707106781_d4, s193, s190);
-    const __m256d s199 = _mm256_fmadd_pd(KP707106781_d4, s196, s198);
-    const __m256d st22 = s195;
-    splgen_storec_d4(y + (2*i0 + 48), st22, s199);
-    const __m256d s207 = _mm256_fnmadd_pd(KP707106781_d4, s196, s198);
-    const __m256d st23 = s206;
-    splgen_storec_d4(y + (2*i0 + 112), st23, s207);
+    const __m256d s182 = _mm256_sub_pd(s166, s167);
+    const __m256d s172 = _mm256_add_pd(s171, s170);
+    const __m256d s190 = _mm256_sub_pd(s170, s171);
+    __m256d lr7, li7;
+    splgen_loadc_d4(lr7, li7, y + (2*i0 + 48));
+    __m256d lr8, li8;
+    lr8 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 48)); li8 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 48) + 4);
+    const __m256d s129 = _mm256_mul_pd(li7, lr8);
+    const __m256d s102 = _mm256_mul_pd(lr8, lr7);
+    const __m256d s103 = _mm256_fnmadd_pd(li7, li8, s102);
+    const __m256d s131 = _mm256_fmadd_pd(li8, lr7, s129);
+    __m256d lr9, li9;
+    splgen_loadc_d4(lr9, li9, y + (2*i0 + 112));
+    __m256d lr10, li10;
+    lr10 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 112)); li10 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 112) + 4);
+    const __m256d s109 = _mm256_mul_pd(lr10, lr9);
+    const __m256d s110 = _mm256_fnmadd_pd(li10, li9, s109);
+    const __m256d s133 = _mm256_mul_pd(li10, lr9);
+    const __m256d s134 = _mm256_fmadd_pd(lr10, li9, s133);
+    const __m256d s111 = _mm256_add_pd(s110, s103);
+    const __m256d s158 = _mm256_sub_pd(s110, s103);
+    const __m256d s135 = _mm256_add_pd(s131, s134);
+    const __m256d s161 = _mm256_sub_pd(s131, s134);
+    __m256d lr11, li11;
+    splgen_loadc_d4(lr11, li11, y + (2*i0 + 80));
+    __m256d lr12, li12;
+    lr12 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 80)); li12 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 80) + 4);
+    const __m256d s117 = _mm256_mul_pd(lr11, lr12);
+    const __m256d s118 = _mm256_fnmadd_pd(li12, li11, s117);
+    const __m256d s137 = _mm256_mul_pd(li12, lr11);
+    const __m256d s138 = _mm256_fmadd_pd(li11, lr12, s137);
+    __m256d lr13, li13;
+    splgen_loadc_d4(lr13, li13, y + (2*i0 + 16));
+    __m256d lr14, li14;
+    lr14 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 16)); li14 = _mm256_loadu_pd(t64_8_1 + (2*i0 + 16) + 4);
+    const __m256d s139 = _mm256_mul_pd(li13, lr14);
+    const __m256d s124 = _mm256_mul_pd(lr14, lr13);
+    const __m256d s125 = _mm256_fnmadd_pd(li13, li14, s124);
+    const __m256d s141 = _mm256_fmadd_pd(li14, lr13, s139);
+    const __m256d s126 = _mm256_add_pd(s125, s118);
+    const __m256d s162 = _mm256_sub_pd(s125, s118);
+    const __m256d s127 = _mm256_add_pd(s126, s111);
+    const __m256d s179 = _mm256_sub_pd(s111, s126);
+    const __m256d s128 = _mm256_add_pd(s127, s96);
+    const __m256d s192 = _mm256_sub_pd(s96, s127);
+    const __m256d s142 = _mm256_add_pd(s138, s141);
+    const __m256d s159 = _mm256_sub_pd(s141, s138);
+    const __m256d s143 = _mm256_add_pd(s135, s142);
+    const __m256d s176 = _mm256_sub_pd(s142, s135);
+    const __m256d s157 = _mm256_add_pd(s156, s143);
+    const __m256d st15 = s128;
+    splgen_storec_d4(y + 2*i0, st15, s157);
+    const __m256d s193 = _mm256_sub_pd(s156, s143);
+    const __m256d st16 = s192;
+    splgen_storec_d4(y + (2*i0 + 64), st16, s193);
+    const __m256d s160 = _mm256_add_pd(s159, s158);
+    const __m256d s183 = _mm256_sub_pd(s158, s159);
+    const __m256d s163 = _mm256_add_pd(s161, s162);
+    const __m256d s184 = _mm256_sub_pd(s161, s162);
+    const __m256d s164 = _mm256_add_pd(s160, s163);
+    const __m256d s173 = _mm256_sub_pd(s160, s163);
+    const __m256d s169 = _mm256_fmadd_pd(KP707106781_d4, s164, s168);
+    const __m256d s194 = _mm256_fnmadd_pd(KP707106781_d4, s164, s168);
+    const __m256d s175 = _mm256_fmadd_pd(KP707106781_d4, s173, s172);
+    const __m256d st17 = s169;
+    splgen_storec_d4(y + (2*i0 + 16), st17, s175);
+    const __m256d s195 = _mm256_fnmadd_pd(KP707106781_d4, s173, s172);
+    const __m256d st18 = s194;
+    splgen_storec_d4(y + (2*i0 + 80), st18, s195);
+    const __m256d s178 = _mm256_add_pd(s177, s176);
+    const __m256d s196 = _mm256_sub_pd(s177, s176);
+    const __m256d s181 = _mm256_add_pd(s179, s180);
+    const __m256d st19 = s178;
+    splgen_storec_d4(y + (2*i0 + 32), st19, s181);
+    const __m256d s197 = _mm256_sub_pd(s180, s179);
+    const __m256d st20 = s196;
+    splgen_storec_d4(y + (2*i0 + 96), st20, s197);
+    const __m256d s185 = _mm256_sub_pd(s184, s183);
+    const __m256d s188 = _mm256_add_pd(s183, s184);
+    const __m256d s187 = _mm256_fmadd_pd(KP707106781_d4, s185, s182);
+    const __m256d s198 = _mm256_fnmadd_pd(KP707106781_d4, s185, s182);
+    const __m256d s191 = _mm256_fmadd_pd(KP707106781_d4, s188, s190);
+    const __m256d st21 = s187;
+    splgen_storec_d4(y + (2*i0 + 48), st21, s191);
+    const __m256d s199 = _mm256_fnmadd_pd(KP707106781_d4, s188, s190);
+    const __m256d st22 = s198;
+    splgen_storec_d4(y + (2*i0 + 112), st22, s199);
   }
 }
 

@@ -85,39 +85,40 @@ namespace splgen_dft64f_avx2_detail {
 
 static constexpr float KP707106781 = 0.707106769f;
 
+// blocks of 8 entries: real parts, then imaginary parts, in register lane order
 static const float t64_8_1[128] = {
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 1.0f, -0.0f,
-    1.0f, -0.0f, 0.99518472f, -0.0980171412f,
-    0.980785251f, -0.195090324f, 0.956940353f, -0.290284663f,
-    0.923879504f, -0.382683426f, 0.881921291f, -0.471396744f,
-    0.831469595f, -0.555570245f, 0.773010433f, -0.634393275f,
-    1.0f, -0.0f, 0.980785251f, -0.195090324f,
-    0.923879504f, -0.382683426f, 0.831469595f, -0.555570245f,
-    0.707106769f, -0.707106769f, 0.555570245f, -0.831469595f,
-    0.382683426f, -0.923879504f, 0.195090324f, -0.980785251f,
-    1.0f, -0.0f, 0.956940353f, -0.290284663f,
-    0.831469595f, -0.555570245f, 0.634393275f, -0.773010433f,
-    0.382683426f, -0.923879504f, 0.0980171412f, -0.99518472f,
-    -0.195090324f, -0.980785251f, -0.471396744f, -0.881921291f,
-    1.0f, -0.0f, 0.923879504f, -0.382683426f,
-    0.707106769f, -0.707106769f, 0.382683426f, -0.923879504f,
-    -0.0f, -1.0f, -0.382683426f, -0.923879504f,
-    -0.707106769f, -0.707106769f, -0.923879504f, -0.382683426f,
-    1.0f, -0.0f, 0.881921291f, -0.471396744f,
-    0.555570245f, -0.831469595f, 0.0980171412f, -0.99518472f,
-    -0.382683426f, -0.923879504f, -0.773010433f, -0.634393275f,
-    -0.980785251f, -0.195090324f, -0.956940353f, 0.290284663f,
-    1.0f, -0.0f, 0.831469595f, -0.555570245f,
-    0.382683426f, -0.923879504f, -0.195090324f, -0.980785251f,
-    -0.707106769f, -0.707106769f, -0.980785251f, -0.195090324f,
-    -0.923879504f, 0.382683426f, -0.555570245f, 0.831469595f,
-    1.0f, -0.0f, 0.773010433f, -0.634393275f,
-    0.195090324f, -0.980785251f, -0.471396744f, -0.881921291f,
-    -0.923879504f, -0.382683426f, -0.956940353f, 0.290284663f,
-    -0.555570245f, 0.831469595f, 0.0980171412f, 0.99518472f
+    1.0f, 1.0f, 1.0f, 1.0f,
+    1.0f, 1.0f, 1.0f, 1.0f,
+    -0.0f, -0.0f, -0.0f, -0.0f,
+    -0.0f, -0.0f, -0.0f, -0.0f,
+    1.0f, 0.99518472f, 0.923879504f, 0.881921291f,
+    0.980785251f, 0.956940353f, 0.831469595f, 0.773010433f,
+    -0.0f, -0.0980171412f, -0.382683426f, -0.471396744f,
+    -0.195090324f, -0.290284663f, -0.555570245f, -0.634393275f,
+    1.0f, 0.980785251f, 0.707106769f, 0.555570245f,
+    0.923879504f, 0.831469595f, 0.382683426f, 0.195090324f,
+    -0.0f, -0.195090324f, -0.707106769f, -0.831469595f,
+    -0.382683426f, -0.555570245f, -0.923879504f, -0.980785251f,
+    1.0f, 0.956940353f, 0.382683426f, 0.0980171412f,
+    0.831469595f, 0.634393275f, -0.195090324f, -0.471396744f,
+    -0.0f, -0.290284663f, -0.923879504f, -0.99518472f,
+    -0.555570245f, -0.773010433f, -0.980785251f, -0.881921291f,
+    1.0f, 0.923879504f, -0.0f, -0.382683426f,
+    0.707106769f, 0.382683426f, -0.707106769f, -0.923879504f,
+    -0.0f, -0.382683426f, -1.0f, -0.923879504f,
+    -0.707106769f, -0.923879504f, -0.707106769f, -0.382683426f,
+    1.0f, 0.881921291f, -0.382683426f, -0.773010433f,
+    0.555570245f, 0.0980171412f, -0.980785251f, -0.956940353f,
+    -0.0f, -0.471396744f, -0.923879504f, -0.634393275f,
+    -0.831469595f, -0.99518472f, -0.195090324f, 0.290284663f,
+    1.0f, 0.831469595f, -0.707106769f, -0.980785251f,
+    0.382683426f, -0.195090324f, -0.923879504f, -0.555570245f,
+    -0.0f, -0.555570245f, -0.707106769f, -0.195090324f,
+    -0.923879504f, -0.980785251f, 0.382683426f, 0.831469595f,
+    1.0f, 0.773010433f, -0.923879504f, -0.956940353f,
+    0.195090324f, -0.471396744f, -0.555570245f, 0.0980171412f,
+    -0.0f, -0.634393275f, -0.382683426f, 0.290284663f,
+    -0.980785251f, -0.881921291f, 0.831469595f, 0.99518472f
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft64f_avx2(float *__restrict y, const float *__restrict x) {
@@ -204,137 +205,131 @@ extern "C" __attribute__((target("avx2,fma"))) void splgen_dft64f_avx2(float *__
   }
   for (long i0 = 0; i0 < 8; i0 += 8) {
     __m256 lr0, li0;
-    splgen_loadc_f8(lr0, li0, y + (2*i0 + 32));
+    lr0 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 64)); li0 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 64) + 8);
     __m256 lr1, li1;
-    splgen_loadc_f8(lr1, li1, t64_8_1 + (2*i0 + 32));
-    const __m256 s135 = _mm256_mul_ps(li0, lr1);
+    splgen_loadc_f8(lr1, li1, y + (2*i0 + 64));
     const __m256 s77 = _mm256_mul_ps(lr0, lr1);
     const __m256 s78 = _mm256_fnmadd_ps(li1, li0, s77);
-    const __m256 s137 = _mm256_fmadd_ps(li1, lr0, s135);
+    const __m256 s145 = _mm256_mul_ps(li1, lr0);
+    const __m256 s146 = _mm256_fmadd_ps(li0, lr1, s145);
     __m256 lr2, li2;
-    splgen_loadc_f8(lr2, li2, y + (2*i0 + 96));
+    splgen_loadc_f8(lr2, li2, y + 2*i0);
+    const __m256 s80 = _mm256_add_ps(lr2, s78);
+    const __m256 s166 = _mm256_sub_ps(lr2, s78);
+    const __m256 s148 = _mm256_add_ps(li2, s146);
+    const __m256 s170 = _mm256_sub_ps(li2, s146);
     __m256 lr3, li3;
-    splgen_loadc_f8(lr3, li3, t64_8_1 + (2*i0 + 96));
-    const __m256 s84 = _mm256_mul_ps(lr3, lr2);
-    const __m256 s85 = _mm256_fnmadd_ps(li2, li3, s84);
-    const __m256 s139 = _mm256_mul_ps(li2, lr3);
-    const __m256 s140 = _mm256_fmadd_ps(li3, lr2, s139);
-    const __m256 s86 = _mm256_add_ps(s78, s85);
-    const __m256 s178 = _mm256_sub_ps(s85, s78);
-    const __m256 s141 = _mm256_add_ps(s137, s140);
-    const __m256 s174 = _mm256_sub_ps(s137, s140);
+    splgen_loadc_f8(lr3, li3, y + (2*i0 + 32));
     __m256 lr4, li4;
-    splgen_loadc_f8(lr4, li4, y + 2*i0);
+    lr4 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 32)); li4 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 32) + 8);
+    const __m256 s149 = _mm256_mul_ps(li3, lr4);
+    const __m256 s86 = _mm256_mul_ps(lr4, lr3);
+    const __m256 s87 = _mm256_fnmadd_ps(li3, li4, s86);
+    const __m256 s151 = _mm256_fmadd_ps(li4, lr3, s149);
     __m256 lr5, li5;
-    splgen_loadc_f8(lr5, li5, t64_8_1 + 2*i0);
-    const __m256 s92 = _mm256_mul_ps(lr5, lr4);
-    const __m256 s93 = _mm256_fnmadd_ps(li4, li5, s92);
-    const __m256 s143 = _mm256_mul_ps(li5, lr4);
-    const __m256 s144 = _mm256_fmadd_ps(li4, lr5, s143);
+    splgen_loadc_f8(lr5, li5, y + (2*i0 + 96));
     __m256 lr6, li6;
-    splgen_loadc_f8(lr6, li6, t64_8_1 + (2*i0 + 64));
-    __m256 lr7, li7;
-    splgen_loadc_f8(lr7, li7, y + (2*i0 + 64));
-    const __m256 s145 = _mm256_mul_ps(li6, lr7);
-    const __m256 s99 = _mm256_mul_ps(lr6, lr7);
-    const __m256 s100 = _mm256_fnmadd_ps(li7, li6, s99);
-    const __m256 s147 = _mm256_fmadd_ps(li7, lr6, s145);
-    const __m256 s101 = _mm256_add_ps(s93, s100);
-    const __m256 s175 = _mm256_sub_ps(s93, s100);
-    const __m256 s102 = _mm256_add_ps(s101, s86);
-    const __m256 s184 = _mm256_sub_ps(s101, s86);
-    const __m256 s148 = _mm256_add_ps(s144, s147);
-    const __m256 s179 = _mm256_sub_ps(s144, s147);
-    const __m256 s149 = _mm256_add_ps(s141, s148);
-    const __m256 s188 = _mm256_sub_ps(s148, s141);
-    const __m256 s176 = _mm256_add_ps(s175, s174);
-    const __m256 s190 = _mm256_sub_ps(s175, s174);
-    const __m256 s180 = _mm256_add_ps(s179, s178);
-    const __m256 s198 = _mm256_sub_ps(s179, s178);
-    __m256 lr8, li8;
-    splgen_loadc_f8(lr8, li8, y + (2*i0 + 48));
-    __m256 lr9, li9;
-    splgen_loadc_f8(lr9, li9, t64_8_1 + (2*i0 + 48));
-    const __m256 s108 = _mm256_mul_ps(lr9, lr8);
-    const __m256 s109 = _mm256_fnmadd_ps(li8, li9, s108);
-    const __m256 s151 = _mm256_mul_ps(li9, lr8);
-    const __m256 s152 = _mm256_fmadd_ps(li8, lr9, s151);
-    __m256 lr10, li10;
-    splgen_loadc_f8(lr10, li10, y + (2*i0 + 112));
-    __m256 lr11, li11;
-    splgen_loadc_f8(lr11, li11, t64_8_1 + (2*i0 + 112));
-    const __m256 s153 = _mm256_mul_ps(li10, lr11);
-    const __m256 s115 = _mm256_mul_ps(lr10, lr11);
-    const __m256 s116 = _mm256_fnmadd_ps(li11, li10, s115);
-    const __m256 s155 = _mm256_fmadd_ps(li11, lr10, s153);
-    const __m256 s117 = _mm256_add_ps(s109, s116);
-    const __m256 s166 = _mm256_sub_ps(s116, s109);
-    const __m256 s156 = _mm256_add_ps(s152, s155);
-    const __m256 s169 = _mm256_sub_ps(s152, s155);
-    __m256 lr12, li12;
-    splgen_loadc_f8(lr12, li12, y + (2*i0 + 80));
-    __m256 lr13, li13;
-    splgen_loadc_f8(lr13, li13, t64_8_1 + (2*i0 + 80));
-    const __m256 s157 = _mm256_mul_ps(li12, lr13);
-    const __m256 s123 = _mm256_mul_ps(lr12, lr13);
-    const __m256 s124 = _mm256_fnmadd_ps(li13, li12, s123);
-    const __m256 s159 = _mm256_fmadd_ps(li13, lr12, s157);
-    __m256 lr14, li14;
-    splgen_loadc_f8(lr14, li14, y + (2*i0 + 16));
-    __m256 lr15, li15;
-    splgen_loadc_f8(lr15, li15, t64_8_1 + (2*i0 + 16));
-    const __m256 s130 = _mm256_mul_ps(lr15, lr14);
-    const __m256 s131 = _mm256_fnmadd_ps(li14, li15, s130);
-    const __m256 s161 = _mm256_mul_ps(li15, lr14);
-    const __m256 s162 = _mm256_fmadd_ps(li14, lr15, s161);
-    const __m256 s132 = _mm256_add_ps(s124, s131);
-    const __m256 s170 = _mm256_sub_ps(s131, s124);
-    const __m256 s133 = _mm256_add_ps(s132, s117);
-    const __m256 s187 = _mm256_sub_ps(s117, s132);
-    const __m256 s134 = _mm256_add_ps(s133, s102);
-    const __m256 s200 = _mm256_sub_ps(s102, s133);
-    const __m256 s163 = _mm256_add_ps(s159, s162);
-    const __m256 s167 = _mm256_sub_ps(s162, s159);
-    const __m256 s164 = _mm256_add_ps(s156, s163);
-    const __m256 s185 = _mm256_sub_ps(s163, s156);
-    const __m256 s165 = _mm256_add_ps(s164, s149);
-    const __m256 st16 = s134;
-    splgen_storec_f8(y + 2*i0, st16, s165);
-    const __m256 s201 = _mm256_sub_ps(s149, s164);
-    const __m256 st17 = s200;
-    splgen_storec_f8(y + (2*i0 + 64), st17, s201);
+    lr6 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 96)); li6 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 96) + 8);
+    const __m256 s93 = _mm256_mul_ps(lr6, lr5);
+    const __m256 s94 = _mm256_fnmadd_ps(li6, li5, s93);
+    const __m256 s153 = _mm256_mul_ps(lr6, li5);
+    const __m256 s154 = _mm256_fmadd_ps(li6, lr5, s153);
+    const __m256 s95 = _mm256_add_ps(s94, s87);
+    const __m256 s171 = _mm256_sub_ps(s94, s87);
+    const __m256 s96 = _mm256_add_ps(s95, s80);
+    const __m256 s177 = _mm256_sub_ps(s80, s95);
+    const __m256 s155 = _mm256_add_ps(s151, s154);
+    const __m256 s167 = _mm256_sub_ps(s151, s154);
+    const __m256 s156 = _mm256_add_ps(s148, s155);
+    const __m256 s180 = _mm256_sub_ps(s148, s155);
     const __m256 s168 = _mm256_add_ps(s167, s166);
-    const __m256 s191 = _mm256_sub_ps(s166, s167);
-    const __m256 s171 = _mm256_add_ps(s169, s170);
-    const __m256 s192 = _mm256_sub_ps(s169, s170);
-    const __m256 s172 = _mm256_add_ps(s168, s171);
-    const __m256 s181 = _mm256_sub_ps(s168, s171);
-    const __m256 s177 = _mm256_fmadd_ps(KP707106781_f8, s172, s176);
-    const __m256 s202 = _mm256_fnmadd_ps(KP707106781_f8, s172, s176);
-    const __m256 s183 = _mm256_fmadd_ps(KP707106781_f8, s181, s180);
-    const __m256 st18 = s177;
-    splgen_storec_f8(y + (2*i0 + 16), st18, s183);
-    const __m256 s203 = _mm256_fnmadd_ps(KP707106781_f8, s181, s180);
-    const __m256 st19 = s202;
-    splgen_storec_f8(y + (2*i0 + 80), st19, s203);
-    const __m256 s186 = _mm256_add_ps(s185, s184);
-    const __m256 s204 = _mm256_sub_ps(s184, s185);
-    const __m256 s189 = _mm256_add_ps(s188, s187);
-    const __m256 st20 = s186;
-    splgen_storec_f8(y + (2*i0 + 32), st20, s189);
-    const __m256 s205 = _mm256_sub_ps(s188, s187);
-    const __m256 st21 = s204;
-    splgen_storec_f8(y + (2*i0 + 96), st21, s205);
-    const __m256 s193 = _mm256_sub_ps(s192, s191);
-    const __m256 s196 = _mm256_add_ps(s191, s192);
-    const __m256 s195 = _mm256_fmadd_ps(KP707106781_f8, s193, s190);
-    const __m256 s206 = _mm256_fnmadd_ps(KP707106781_f8, s193, s190);
-    const __m256 s199 = _mm256_fmadd_ps(KP707106781_f8, s196, s198);
-    const __m256 st22 = s195;
-    splgen_storec_f8(y + (2*i0 + 48), st22, s199);
-    const __m256 s207 = _mm256_fnmadd_ps(KP707106781_f8, s196, s198);
-    const __m256 st23 = s206;
-    splgen_storec_f8(y + (2*i0 + 112), st23, s207);
+    const __m256 s182 = _mm256_sub_ps(s166, s167);
+    const __m256 s172 = _mm256_add_ps(s171, s170);
+    const __m256 s190 = _mm256_sub_ps(s170, s171);
+    __m256 lr7, li7;
+    splgen_loadc_f8(lr7, li7, y + (2*i0 + 48));
+    __m256 lr8, li8;
+    lr8 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 48)); li8 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 48) + 8);
+    const __m256 s129 = _mm256_mul_ps(li7, lr8);
+    const __m256 s102 = _mm256_mul_ps(lr8, lr7);
+    const __m256 s103 = _mm256_fnmadd_ps(li7, li8, s102);
+    const __m256 s131 = _mm256_fmadd_ps(li8, lr7, s129);
+    __m256 lr9, li9;
+    splgen_loadc_f8(lr9, li9, y + (2*i0 + 112));
+    __m256 lr10, li10;
+    lr10 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 112)); li10 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 112) + 8);
+    const __m256 s109 = _mm256_mul_ps(lr10, lr9);
+    const __m256 s110 = _mm256_fnmadd_ps(li10, li9, s109);
+    const __m256 s133 = _mm256_mul_ps(li10, lr9);
+    const __m256 s134 = _mm256_fmadd_ps(lr10, li9, s133);
+    const __m256 s111 = _mm256_add_ps(s110, s103);
+    const __m256 s158 = _mm256_sub_ps(s110, s103);
+    const __m256 s135 = _mm256_add_ps(s131, s134);
+    const __m256 s161 = _mm256_sub_ps(s131, s134);
+    __m256 lr11, li11;
+    splgen_loadc_f8(lr11, li11, y + (2*i0 + 80));
+    __m256 lr12, li12;
+    lr12 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 80)); li12 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 80) + 8);
+    const __m256 s117 = _mm256_mul_ps(lr11, lr12);
+    const __m256 s118 = _mm256_fnmadd_ps(li12, li11, s117);
+    const __m256 s137 = _mm256_mul_ps(li12, lr11);
+    const __m256 s138 = _mm256_fmadd_ps(li11, lr12, s137);
+    __m256 lr13, li13;
+    splgen_loadc_f8(lr13, li13, y + (2*i0 + 16));
+    __m256 lr14, li14;
+    lr14 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 16)); li14 = _mm256_loadu_ps(t64_8_1 + (2*i0 + 16) + 8);
+    const __m256 s139 = _mm256_mul_ps(li13, lr14);
+    const __m256 s124 = _mm256_mul_ps(lr14, lr13);
+    const __m256 s125 = _mm256_fnmadd_ps(li13, li14, s124);
+    const __m256 s141 = _mm256_fmadd_ps(li14, lr13, s139);
+    const __m256 s126 = _mm256_add_ps(s125, s118);
+    const __m256 s162 = _mm256_sub_ps(s125, s118);
+    const __m256 s127 = _mm256_add_ps(s126, s111);
+    const __m256 s179 = _mm256_sub_ps(s111, s126);
+    const __m256 s128 = _mm256_add_ps(s127, s96);
+    const __m256 s192 = _mm256_sub_ps(s96, s127);
+    const __m256 s142 = _mm256_add_ps(s138, s141);
+    const __m256 s159 = _mm256_sub_ps(s141, s138);
+    const __m256 s143 = _mm256_add_ps(s135, s142);
+    const __m256 s176 = _mm256_sub_ps(s142, s135);
+    const __m256 s157 = _mm256_add_ps(s156, s143);
+    const __m256 st15 = s128;
+    splgen_storec_f8(y + 2*i0, st15, s157);
+    const __m256 s193 = _mm256_sub_ps(s156, s143);
+    const __m256 st16 = s192;
+    splgen_storec_f8(y + (2*i0 + 64), st16, s193);
+    const __m256 s160 = _mm256_add_ps(s159, s158);
+    const __m256 s183 = _mm256_sub_ps(s158, s159);
+    const __m256 s163 = _mm256_add_ps(s161, s162);
+    const __m256 s184 = _mm256_sub_ps(s161, s162);
+    const __m256 s164 = _mm256_add_ps(s160, s163);
+    const __m256 s173 = _mm256_sub_ps(s160, s163);
+    const __m256 s169 = _mm256_fmadd_ps(KP707106781_f8, s164, s168);
+    const __m256 s194 = _mm256_fnmadd_ps(KP707106781_f8, s164, s168);
+    const __m256 s175 = _mm256_fmadd_ps(KP707106781_f8, s173, s172);
+    const __m256 st17 = s169;
+    splgen_storec_f8(y + (2*i0 + 16), st17, s175);
+    const __m256 s195 = _mm256_fnmadd_ps(KP707106781_f8, s173, s172);
+    const __m256 st18 = s194;
+    splgen_storec_f8(y + (2*i0 + 80), st18, s195);
+    const __m256 s178 = _mm256_add_ps(s177, s176);
+    const __m256 s196 = _mm256_sub_ps(s177, s176);
+    const __m256 s181 = _mm256_add_ps(s179, s180);
+    const __m256 st19 = s178;
+    splgen_storec_f8(y + (2*i0 + 32), st19, s181);
+    const __m256 s197 = _mm256_sub_ps(s180, s179);
+    const __m256 st20 = s196;
+    splgen_storec_f8(y + (2*i0 + 96), st20, s197);
+    const __m256 s185 = _mm256_sub_ps(s184, s183);
+    const __m256 s188 = _mm256_add_ps(s183, s184);
+    const __m256 s187 = _mm256_fmadd_ps(KP707106781_f8, s185, s182);
+    const __m256 s198 = _mm256_fnmadd_ps(KP707106781_f8, s185, s182);
+    const __m256 s191 = _mm256_fmadd_ps(KP707106781_f8, s188, s190);
+    const __m256 st21 = s187;
+    splgen_storec_f8(y + (2*i0 + 48), st21, s191);
+    const __m256 s199 = _mm256_fnmadd_ps(KP707106781_f8, s188, s190);
+    const __m256 st22 = s198;
+    splgen_storec_f8(y + (2*i0 + 112), st22, s199);
   }
 }
 
