@@ -84,6 +84,15 @@ class ProgressBar {
 
 }  // namespace
 
+double budget_seconds(const SearchArgs &a) {
+  if (a.budget.empty()) return 0;
+  try {
+    return search::parse_duration(a.budget);
+  } catch (const search::DurationError &e) {
+    throw CommandError(kExitUsage, std::string("--budget: ") + e.what());
+  }
+}
+
 CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   CLI::App *cmd = app.add_subcommand("search", "Time candidate plans for SPEC, keep the fastest (and store it with --wisdom)");
   cmd->add_option("SPEC", a.spec, "Transform to search, e.g. \"DFT(1024)\"")->required();
@@ -134,13 +143,7 @@ int run_search(const SearchArgs &a) {
   o.eval.jobs = a.jobs;
   o.eval.repetitions = a.reps;
   o.strategy = a.strategy;
-  if (!a.budget.empty()) {
-    try {
-      o.budget_seconds = search::parse_duration(a.budget);
-    } catch (const search::DurationError &e) {
-      throw CommandError(kExitUsage, std::string("--budget: ") + e.what());
-    }
-  }
+  o.budget_seconds = budget_seconds(a);
   o.keep = a.keep;
   o.seed = a.seed;
   o.max_candidates = a.max_candidates;

@@ -45,6 +45,9 @@ struct SearchArgs {
 
 CLI::App *add_search_command(CLI::App &app, SearchArgs &args);
 
+// --budget in seconds (0: none); CommandError(kExitUsage), one line, for a bad duration.
+double budget_seconds(const SearchArgs &args);
+
 // Runs it; throws CommandError (command_error.h), parse::ParseError or FormulaError on bad input.
 int run_search(const SearchArgs &args);
 

@@ -15,7 +15,6 @@
 #include "generator/parse/formula_parser.h"
 #include "generator/measure/cuda_bench.h"
 #include "generator/search/cuda_search.h"
-#include "generator/search/duration.h"
 #include "generator/search/wisdom.h"
 
 #ifndef SPLGEN_VERSION
@@ -65,19 +64,12 @@ measure::CudaBenchOptions cuda_bench_options(const SearchArgs &a) {
   }
   o.arch = a.arch, o.keep = a.keep_dir, o.no_run = a.no_run, o.jobs = a.jobs;
   o.repetitions = a.reps;
-  if (!a.budget.empty()) {
-    try {
-      o.budget_seconds = search::parse_duration(a.budget);
-    } catch (const search::DurationError &e) {
-      throw CommandError(kExitUsage, std::string("--budget: ") + e.what());
-    }
-  }
+  o.budget_seconds = budget_seconds(a);
   return o;
 }
 
 // The table, fastest against cuFFT first, failures last, and the winner as gen's options.
 void print_table(const SearchArgs &a, const measure::CudaBenchResult &r, std::optional<std::size_t> best) {
-  const Precision precision = precision_from_option(a.precision);
   std::vector<std::size_t> order(r.rows.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   auto ratio = [&](std::size_t i) { return r.rows[i].failure.empty() ? r.rows[i].cufft_ns / r.rows[i].splgen_ns : -1.0; };
@@ -103,7 +95,6 @@ void print_table(const SearchArgs &a, const measure::CudaBenchResult &r, std::op
   std::cout << fmt::format("best: {}--gpu-knobs \"{}\"  {:.2f}x cuFFT (default {:.2f}x)\n",
                            v.codelet_max > 0 ? fmt::format("--codelet-max {} ", v.codelet_max) : "", to_string(v.knobs),
                            ratio(*best), ratio(0) > 0 ? ratio(0) : 0.0);
-  (void)precision;
 }
 
 measure::CudaBenchResult read_results(const SearchArgs &a) {
