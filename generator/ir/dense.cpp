@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <numeric>
+#include <utility>
 #include <limits>
 
 namespace splgen {
@@ -143,34 +145,53 @@ std::vector<cplx> apply_matrix(const Matrix &m, const std::vector<cplx> &x) {
   return y;
 }
 
-cplx root_of_unity(int64_t n, int64_t e) {
-  // Reduce e/n to the first octant so the long double sin/cos see small, exact arguments.
-  e = mod64(e, n);
+namespace {
+
+// cos and sin of 2 pi r/(8n), 0 <= r <= n (the first octant), in long double.
+std::pair<long double, long double> octant_cos_sin(int64_t n, int64_t r) {
   const long double two_pi = 6.283185307179586476925286766559005768L;
-  // exp(-2 pi i e/n) = cos(2 pi e/n) - i sin(2 pi e/n)
-  int64_t octant_num = 8 * e;  // angle in eighths of a turn: 8e/n
-  int64_t q = octant_num / n;  // 0..7
-  auto cs = [&](long double num) {  // angle = 2 pi num / (8 n)
-    long double t = two_pi * num / (8.0L * (long double)n);
-    return std::pair<long double, long double>(std::cos(t), std::sin(t));
-  };
-  long double c, s;
-  // Use symmetry around multiples of a quarter turn.
-  int64_t quarter = q / 2;            // 0..3
-  int64_t rem = 8 * e - quarter * 2 * n;  // in [0, 2n): angle within the quarter, in units of 2pi/(8n)
-  if (rem <= n) {
-    auto [cc, ss] = cs((long double)rem);
-    c = cc, s = ss;
-  } else {
-    auto [cc, ss] = cs((long double)(2 * n - rem));
-    c = ss, s = cc;
-  }
-  // rotate by quarter turns
+  long double t = two_pi * (long double)r / (8.0L * (long double)n);
+  return {std::cos(t), std::sin(t)};
+}
+
+// exp(-2 pi i e/n) from the cos and sin of its first-octant angle: e/n in eighths of a turn is
+// reduced to r in [0, n] (reflected about the octant's end), then rotated by quarter turns,
+// all exact. cs(r) gives the octant values.
+template <class CosSin>
+cplx root_from_octant(int64_t n, int64_t e, CosSin cs) {
+  e = mod64(e, n);
+  int64_t quarter = 8 * e / n / 2;          // 0..3
+  int64_t rem = 8 * e - quarter * 2 * n;    // in [0, 2n): angle within the quarter, in units of 2pi/(8n)
+  auto [c, s] = rem <= n ? cs(rem) : cs(2 * n - rem);
+  if (rem > n) std::swap(c, s);
   for (int64_t r = 0; r < quarter; ++r) {
-    long double nc = -s, ns = c;
+    auto nc = -s, ns = c;
     c = nc, s = ns;
   }
   return cplx(double(c), double(-s));
+}
+
+}  // namespace
+
+cplx root_of_unity(int64_t n, int64_t e) {
+  return root_from_octant(n, e, [n](int64_t r) { return octant_cos_sin(n, r); });
+}
+
+RootsOfUnity::RootsOfUnity(int64_t n) : n_(n), step_(std::gcd(int64_t(8), 2 * n)) {
+  cache_.assign(std::size_t(n / step_ + 1), cplx(std::nan(""), 0.0));
+}
+
+cplx RootsOfUnity::operator()(int64_t e) {
+  // Rounding to double commutes with the exact reflections and rotations, so the cached
+  // double values give the same result as the long double ones.
+  return root_from_octant(n_, e, [this](int64_t r) {
+    cplx &v = cache_[std::size_t(r / step_)];
+    if (std::isnan(v.real())) {
+      auto [c, s] = octant_cos_sin(n_, r);
+      v = cplx(double(c), double(s));
+    }
+    return std::pair<double, double>(v.real(), v.imag());
+  });
 }
 
 Matrix to_dense(const Spl &f) {

@@ -123,8 +123,8 @@ class Vectorizer : public LoopMutator {
  public:
   Vectorizer(const std::vector<int> &widths, int masked_width, const VectorGroupCosts &costs, int next_var,
              std::map<int, int> total_reads, std::set<int> real_buffers)
-      : widths_(widths), masked_width_(masked_width), next_var_(next_var), total_reads_(std::move(total_reads)),
-        real_buffers_(std::move(real_buffers)), costs_(costs) {}
+      : widths_(widths), masked_width_(masked_width), next_var_(next_var), costs_(costs),
+        total_reads_(std::move(total_reads)), real_buffers_(std::move(real_buffers)) {}
 
  protected:
   Stmt mutate_for(const Stmt &s) override {

@@ -106,6 +106,19 @@ TEST(Spl, RootsOfUnityAreAccurate) {
     }
 }
 
+// The cached table (RootsOfUnity) gives exactly root_of_unity's values, in any order of e,
+// for n of every residue mod 8 (the octant grid's step is gcd(8, 2n)).
+TEST(Spl, RootsOfUnityTableEqualsEachRoot) {
+  for (int64_t n : {1, 2, 3, 5, 6, 8, 12, 1000, 1024, 4099, 65536}) {
+    RootsOfUnity table(n);
+    for (int64_t e = 3 * n - 1; e >= -n; e -= (n > 1000 ? 7 : 1)) {
+      cplx a = table(e), b = root_of_unity(n, e);
+      ASSERT_EQ(a.real(), b.real()) << n << " " << e;
+      ASSERT_EQ(a.imag(), b.imag()) << n << " " << e;
+    }
+  }
+}
+
 TEST(Expand, EveryBreakdownChoiceIsCorrect) {
   std::vector<const Rule *> breakdown = expand::breakdown_rules(expand::shipped_rules());
   ASSERT_FALSE(breakdown.empty());
