@@ -55,10 +55,15 @@ std::string step_unit(const Function &f, const EmitOptions &o, std::set<std::str
 }
 
 // Where step i reads and writes: x first, y last, the scratch t between (alternating from the
-// back, so that no step reads the buffer it writes).
-std::vector<std::string> step_outputs(std::size_t steps) {
-  std::vector<std::string> out(steps);
-  for (std::size_t i = 0; i < steps; ++i) out[i] = (steps - 1 - i) % 2 == 0 ? "y" : "t";
+// back, so that no step reads the buffer it writes). A chunked exchange after a step that reads
+// its whole input (column_offset) receives into a second scratch u: that step's later chunks
+// still read the buffer the exchange would otherwise receive into.
+std::vector<std::string> step_outputs(const std::vector<RankLoops::Step> &steps) {
+  std::vector<std::string> out(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    out[i] = (steps.size() - 1 - i) % 2 == 0 ? "y" : "t";
+    if (i > 0 && steps[i].exchange && steps[i - 1].column_offset) out[i] = "u";
+  }
   return out;
 }
 
@@ -85,8 +90,8 @@ std::string group_comm(const std::vector<RankGroup> &groups, const RankGroup &g)
 }
 
 std::string kernel_body(const RankLoops &r, const std::string &name, Precision p) {
-  const std::vector<std::string> out = step_outputs(r.steps.size());
-  const bool scratch = std::count(out.begin(), out.end(), "t") > 0;
+  const std::vector<std::string> out = step_outputs(r.steps);
+  const bool scratch = std::count(out.begin(), out.end(), "t") > 0, second = std::count(out.begin(), out.end(), "u") > 0;
   const std::string real = real_type(p), mpi_real = p == Precision::Float ? "MPI_FLOAT" : "MPI_DOUBLE";
   std::string s = fmt::format("extern \"C\" {} {{\n", declaration(name, p));
   s += "  int ranks = 0, rank = 0;\n"
@@ -98,11 +103,12 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
   if (scratch)
     s += fmt::format("  static thread_local std::vector<{}> scratch;\n"
                      "  try {{\n    scratch.resize({});\n  }} catch (const std::bad_alloc &) {{\n    ok = 0;\n  }}\n",
-                     real, 2 * r.local);
+                     real, (second ? 4 : 2) * r.local);
   s += "  int all = 0;\n"
        "  if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return MPI_ERR_OTHER;\n"
        "  if (!all) return MPI_ERR_BUFFER;\n";
   if (scratch) s += fmt::format("  {} *const t = scratch.data();\n", real);
+  if (second) s += fmt::format("  {} *const u = t + {};\n", real, 2 * r.local);
   s += "  int err = MPI_SUCCESS;\n";
   const std::vector<RankGroup> groups = groups_of(r);
   if (!groups.empty()) {
@@ -146,11 +152,16 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
     } else if (step.chunks == 1) {
       s += fmt::format("  {}_unit::{}({}, {}, rank);\n", step.local.name, step.local.name, out[i], in);
     } else {
+      // a step that reads its whole input (columns of it) needs every chunk of the exchange before
+      if (chunked_exchange(i - 1) && step.column_offset)
+        s += fmt::format("  if ((err = MPI_Waitall({}, requests.r[{}], MPI_STATUSES_IGNORE)) != MPI_SUCCESS) return err;\n",
+                         step.chunks, request[i - 1]);
       s += fmt::format("  for (int c = 0; c < {}; ++c) {{\n", step.chunks);
-      if (chunked_exchange(i - 1))
+      if (chunked_exchange(i - 1) && !step.column_offset)
         s += fmt::format("    if ((err = MPI_Wait(&requests.r[{}][c], MPI_STATUS_IGNORE)) != MPI_SUCCESS) return err;\n",
                          request[i - 1]);
-      s += fmt::format("    {0}_unit::{0}({1} + c * {3}, {2} + c * {3}, rank);\n", step.local.name, out[i], in, 2 * slice);
+      s += fmt::format("    {0}_unit::{0}({1} + c * {3}, {2} + c * {4}, rank);\n", step.local.name, out[i], in, 2 * slice,
+                       2 * (step.column_offset ? step.column_offset : slice));
       if (chunked_exchange(i + 1)) {
         const RankLoops::Step &x = r.steps[i + 1];
         const int64_t xblock = 2 * (slice / (x.group.size ? x.group.size : r.ranks));

@@ -39,7 +39,7 @@ struct BenchArgs {
   std::string target = "cpp";  // --target mpi: distributed kernels against FFTW-MPI (docs/mpi.md)
   int ranks = 1;               // --ranks P
   std::string decomposition = "slab", grid;  // --decomposition slab|pencil, --grid P0xP1 (3D)
-  int overlap = 1;                            // --overlap K (pencils)
+  int overlap = 1;                            // --overlap K (2D/3D slabs, pencils)
   // --target cuda (bench_cuda_command.h): GPU kernels against cuFFT
   bool batch_auto = false;     // --batch auto: batches filling >= 256 MiB
   std::string arch = "native";  // --arch: nvcc -arch

@@ -331,9 +331,13 @@ bool distributed_kernel(const Compilation &c) {
                                    ranks, c.spec->rows, print(c.spec)));
   if (c.options.grid[0] > 0 && c.options.decomposition != lower::Decomposition::Pencil)
     throw FormulaError("--grid p0xp1: the grid of --decomposition pencil (docs/mpi.md)");
-  if (c.options.overlap > 1 && c.options.decomposition != lower::Decomposition::Pencil)
-    throw FormulaError(fmt::format("--overlap {}: only pencil kernels (--decomposition pencil) overlap their exchanges yet "
-                                   "(docs/mpi.md)", c.options.overlap));
+  if (c.options.overlap > 1 && c.options.decomposition == lower::Decomposition::Slab) {
+    if (c.spec->kind != SplKind::DFTnd && !(c.spec->kind == SplKind::Tagged && c.spec->children.front()->kind == SplKind::DFTnd))
+      throw FormulaError(fmt::format("--overlap {}: 1D kernels do not overlap their exchanges yet; 2D and 3D slab and pencil "
+                                     "kernels do (docs/mpi.md)", c.options.overlap));
+    if (c.options.distribution != lower::Distribution::Block)
+      throw FormulaError(fmt::format("--overlap {} with --distribution cyclic: not built yet (docs/mpi.md)", c.options.overlap));
+  }
   if (c.options.decomposition == lower::Decomposition::Pencil) {
     if (c.options.distribution != lower::Distribution::Block)
       throw FormulaError("--decomposition pencil with --distribution cyclic: pencils have a distribution of their own (docs/mpi.md)");
@@ -342,19 +346,24 @@ bool distributed_kernel(const Compilation &c) {
   return true;
 }
 
-bool pencil_kernel(const Compilation &c) {
-  return c.options.decomposition == lower::Decomposition::Pencil && distributed_kernel(c);
+// A kernel whose ranks' steps are built in code (lower/pencil_ranks.h), not from the par rules'
+// stages: pencils, and slabs with --overlap (the Sum_par stages have no chunks).
+bool steps_in_code_kernel(const Compilation &c) {
+  return (c.options.decomposition == lower::Decomposition::Pencil || c.options.overlap > 1) && distributed_kernel(c);
 }
 
-// A pencil kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
-lower::RankProgram run_pencils(const Compilation &c) {
+// A pencil or slab-overlap kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
+lower::RankProgram run_steps_in_code(const Compilation &c) {
   const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
   const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
   const expand::ExpandOptions o = expand_options(c.options);
+  const auto lower_compute = [&](const Spl &compute) {
+    return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula);
+  };
+  if (c.options.decomposition == lower::Decomposition::Slab)
+    return lower::distribute_slabs(c.spec, ranks, c.options.overlap, lower_compute);
   return lower::distribute_pencils(c.spec, lower::pencil_grid(lower::pencil_dims(c.spec), ranks, c.options.grid),
-                                   c.options.overlap, [&](const Spl &compute) {
-                                     return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula);
-                                   });
+                                   c.options.overlap, lower_compute);
 }
 
 expand::Expansion run_expand(Compilation &c) {
@@ -372,7 +381,7 @@ expand::Expansion run_expand(Compilation &c) {
     throw FormulaError(fmt::format("--layout {}: needs a tiled(k)[DFT(n x n)] or cubic(k)[DFT(n x n x n)] spec and a "
                                    "target that prints streamed loops (docs/streaming.md)",
                                    lower::layout_name(c.options.layout)));
-  if (pencil_kernel(c)) {  // each stage's compute is expanded when the stages are made
+  if (steps_in_code_kernel(c)) {  // each stage's compute is expanded when the stages are made
     expand::Expansion e;
     e.formula = c.spec;
     return e;
@@ -536,9 +545,9 @@ void run_stage(Compilation &c, Stage stage) {
       c.notes.insert(c.notes.end(), c.expansion.notes.begin(), c.expansion.notes.end());
       break;
     case Stage::Sigma:
-      if (pencil_kernel(c)) {  // no Sigma-SPL of the whole: the ranks' steps (dumped instead)
+      if (steps_in_code_kernel(c)) {  // no Sigma-SPL of the whole: the ranks' steps (dumped instead)
         c.tagged = c.spec;
-        c.distributed = run_pencils(c);
+        c.distributed = run_steps_in_code(c);
         break;
       }
       if (block_layout_kernel(c)) {
@@ -551,7 +560,7 @@ void run_stage(Compilation &c, Stage stage) {
       c.sigma = run_lower(c, c.tagged);
       break;
     case Stage::Merge:
-      if (pencil_kernel(c)) {
+      if (steps_in_code_kernel(c)) {
         c.distributed = merge_rank_steps(*c.distributed);
         break;
       }

@@ -64,8 +64,8 @@ struct GenOptions {
   std::array<int, 2> grid{};
   // GPU targets (docs/cuda.md, "Parameters"): --gpu-knobs, --arch (its shared memory).
   GpuKnobs gpu;
-  // > 1: a pencil kernel's exchanges in this many chunks, each overlapping the compute on the
-  // chunk before it (docs/mpi.md, "Overlap").
+  // > 1: a pencil or 2D/3D slab kernel's exchanges in this many chunks, each overlapping the
+  // compute on the chunk before it (docs/mpi.md, "Overlap").
   int overlap = 1;
   // false: no size limit (splgen model: the stages up to merge, no code; driver/scale_model.h)
   bool size_limits = true;

@@ -41,7 +41,7 @@ RankLoops rank_loops(const lower::RankProgram &p, const std::string &name,
   RankLoops r;
   static_cast<RankShape &>(r) = p;
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
-    RankLoops::Step step{p.steps[i].exchange, {}, p.steps[i].group, p.steps[i].chunks};
+    RankLoops::Step step{p.steps[i].exchange, {}, p.steps[i].group, p.steps[i].chunks, p.steps[i].column_offset};
     if (!step.exchange) {
       step.local = lower::slice_rank_tables(lower(p.steps[i].local, fmt::format("{}_step{}", name, i)));
       step.local.workers = has_parallel_loop(step.local) ? p.ranks : 1;

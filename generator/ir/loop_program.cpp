@@ -23,7 +23,8 @@ int64_t global_index(const RankShape &r, bool input, int64_t k, int64_t o) {
 std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
                                const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
-                               const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks) {
+                               const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks,
+                               const std::function<int64_t(std::size_t)> &column_offset) {
   if (int64_t(x.size()) != r.points) throw std::invalid_argument("interpret: input size mismatch");
   std::vector<std::vector<cplx>> v(std::size_t(r.ranks), std::vector<cplx>(std::size_t(r.local)));
   for (int64_t k = 0; k < r.ranks; ++k)
@@ -31,12 +32,14 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
   for (std::size_t i = 0; i < steps; ++i) {
     std::vector<std::vector<cplx>> next(v.size(), std::vector<cplx>(std::size_t(r.local)));
     const std::optional<RankGroup> group = exchange(i);
-    const int64_t slices = chunks(i), slice = r.local / slices;
+    const int64_t slices = chunks(i), slice = r.local / slices, columns = column_offset(i);
+    // a chunk's input: its slice, or the whole input from c * columns on, less what the later chunks start at
+    const int64_t from = columns ? columns : slice, size = columns ? r.local - (slices - 1) * columns : slice;
     for (int64_t c = 0; c < slices; ++c)
       for (int64_t k = 0; k < r.ranks; ++k) {
         cplx *out = next[std::size_t(k)].data() + c * slice;
         if (!group) {
-          const std::vector<cplx> in(v[std::size_t(k)].begin() + c * slice, v[std::size_t(k)].begin() + (c + 1) * slice);
+          const std::vector<cplx> in(v[std::size_t(k)].begin() + c * from, v[std::size_t(k)].begin() + c * from + size);
           const std::vector<cplx> y = local(i, k, in);
           std::copy(y.begin(), y.end(), out);
           continue;
@@ -59,7 +62,7 @@ std::vector<cplx> interpret(const RankLoops &r, const std::vector<cplx> &x) {
   return run_on_ranks(
       r, r.steps.size(), [&](std::size_t i) { return r.steps[i].exchange ? std::optional<RankGroup>(r.steps[i].group) : std::nullopt; },
       [&](std::size_t i, int64_t k, const std::vector<cplx> &v) { return interpret(r.steps[i].local, v, k); }, x,
-      [&](std::size_t i) { return r.steps[i].chunks; });
+      [&](std::size_t i) { return r.steps[i].chunks; }, [&](std::size_t i) { return r.steps[i].column_offset; });
 }
 
 std::vector<cplx> interpret(const LoopProgram &p, const std::vector<cplx> &x) {

@@ -172,7 +172,7 @@ std::vector<cplx> simulate_ranks(const RankProgram &p, const std::vector<cplx> &
         env[local->var.id] = k;
         return apply_to(local->children.front(), v, env);
       },
-      x, [&](std::size_t i) { return p.steps[i].chunks; });
+      x, [&](std::size_t i) { return p.steps[i].chunks; }, [&](std::size_t i) { return p.steps[i].column_offset; });
 }
 
 std::string print(const RankProgram &p) {
@@ -191,8 +191,10 @@ std::string print(const RankProgram &p) {
                                                              p.local / (g.size ? g.size : p.ranks) / p.steps[i].chunks) : "");
       continue;
     }
-    out += fmt::format("step {}: local{}\n", i, p.steps[i].chunks > 1 ? fmt::format(", on each of {} chunks of {} points",
-                                                                                  p.steps[i].chunks, p.local / p.steps[i].chunks) : "")
+    const RankStep &s = p.steps[i];
+    const std::string whole = s.column_offset ? fmt::format(", chunk c reading all of its input from point c*{} on", s.column_offset) : "";
+    out += fmt::format("step {}: local{}{}\n", i, s.chunks > 1 ? fmt::format(", on each of {} chunks of {} points", s.chunks,
+                                                                          p.local / s.chunks) : "", whole)
            + print(p.steps[i].local);
     if (out.back() != '\n') out += "\n";
   }

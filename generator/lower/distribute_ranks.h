@@ -37,6 +37,10 @@ struct RankStep {
   // > 1 (--overlap, docs/mpi.md "Overlap"): the step runs on each of `chunks` consecutive slices
   // of the rank's part (`local` is one slice's), an exchange slice by slice
   int chunks = 1;
+  // > 0 (a chunked local step of a slab kernel's second half): chunk c reads columns of the
+  // whole input, from point c * column_offset on, not a slice; it runs once all of the exchange
+  // before it has arrived
+  int64_t column_offset = 0;
 };
 
 // N points, N / ranks per rank; x_packet (y_packet): the packet of x's (y's) cyclic

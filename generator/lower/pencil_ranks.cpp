@@ -112,4 +112,63 @@ RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int ove
   return p;
 }
 
+namespace {
+
+// The dimensions of a 2D or 3D DFT spec (under its tags) and its root; FormulaError otherwise.
+std::pair<std::vector<int64_t>, int64_t> slab_dims(const Spl &spec, int overlap) {
+  Spl inner = spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (inner->kind != SplKind::DFTnd || inner->perm.size() < 2 || inner->perm.size() > 3)
+    throw FormulaError(fmt::format("--overlap {}: slab kernels overlap 2D and 3D DFTs; {} is not built yet (docs/mpi.md)",
+                                   overlap, splgen::print(spec)));
+  return {inner->perm, inner->b};
+}
+
+// The rest of a row of m: DFT(n) or DFT(n x r).
+Spl row_dft(const std::vector<int64_t> &dims, int64_t root) {
+  if (dims.size() == 2) return make_dft(dims[1], root);
+  return make_dft_nd({dims.begin() + 1, dims.end()}, root);
+}
+
+}  // namespace
+
+RankProgram distribute_slabs(const Spl &spec, int ranks, int overlap, const std::function<Sigma(const Spl &)> &lower_compute) {
+  const auto [dims, root] = slab_dims(spec, overlap);
+  const int64_t m = dims[0], N = spec->rows, R = N / m, p = ranks, K = overlap;
+  if (p < 2 || m % p || R % p)
+    throw FormulaError(fmt::format("slabs: {} ranks must divide m = {} and the {} points of a row of m", p, m, R));
+  const int64_t a0 = m / p, C = R / p;  // the rows of m a rank holds; its columns after the first exchange
+  if (K < 1 || a0 % K)
+    throw FormulaError(fmt::format("--overlap {}: the chunks split the {} rows of m each rank holds (m/p = {}/{}), which {} "
+                                   "does not divide (docs/mpi.md)", K, a0, m, p, K));
+  if (C % K)
+    throw FormulaError(fmt::format("--overlap {}: the second exchange's chunks split the {} columns each rank holds after the "
+                                   "first (N/(m p) = {}/({}*{})), which {} does not divide (docs/mpi.md)", K, C, N, m, p, K));
+  const int64_t ak = a0 / K, Ck = C / K;  // a chunk's rows (first half), columns (second half)
+  RankProgram prog;
+  prog.ranks = ranks, prog.points = N, prog.local = N / p;
+  auto step = [&](Sigma local, int chunks, int64_t column_offset = 0) {
+    RankStep s{false, {}, std::move(local), chunks};
+    s.column_offset = column_offset;
+    prog.steps.push_back(std::move(s));
+  };
+  // Chunk c of x is the ak rows [c ak, (c+1) ak) of the a0 the rank holds: the DFT of each row,
+  // then its columns [d C, (d+1) C) to rank d (send order: the digit swap).
+  step(sigma_compose({sigma_gather(swap_digits(p, ak, C)), lower_compute(make_tensor({make_identity(ak), row_dft(dims, root)}))}),
+       int(K));
+  prog.steps.push_back(RankStep{true, {}, nullptr, int(K)});
+  // Received: K slices of p blocks of ak x C (slice c1, block a: rows a a0 + c1 ak + [0, ak) of
+  // m). DFT(m) needs every slice, so the second half chunks the C columns instead: chunk c
+  // reads columns [c Ck, (c+1) Ck) of all m rows from point c Ck of the receive buffer on (the
+  // row swap of the slices on the m x Ck part, then rows of C), and writes its m x Ck part
+  // whole, where rows [d a0, ..) are contiguous: rank d's block, no packing.
+  const IndexFn gather = compose(fn_layout(m, Ck, 1, C), swap_digits(p, K, ak * Ck));
+  step(sigma_compose({lower_compute(make_tensor({make_dft(m, root), make_identity(Ck)})), sigma_gather(gather)}), int(K), Ck);
+  prog.steps.push_back(RankStep{true, {}, nullptr, int(K)});
+  // Received: K slices (c) of p blocks (a) of a0 x Ck, y's rows i and columns a C + c Ck + j: y
+  // is the digits (i, a, c, j) of (c, a, i, j), two digit swaps; once, after every chunk arrived.
+  step(sigma_gather(compose(swap_digits(p, K, a0 * Ck), swap_digits(a0, p * K, Ck))), 1);
+  return prog;
+}
+
 }  // namespace splgen::lower

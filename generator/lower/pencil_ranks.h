@@ -48,6 +48,16 @@ std::array<int, 2> pencil_grid(const std::array<int64_t, 3> &dims, int ranks, st
 RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int overlap,
                                const std::function<Sigma(const Spl &)> &lower_compute);
 
+// The slab kernel of the 2D or 3D DFT `spec` (DFT(m x n), DFT(m x n x r)) on `ranks` ranks with
+// --overlap K, built in code as the pencils are (the par rules' Sum_par stages have no chunks):
+// x and y in blocks of m/p rows of m, as the slab kernel without overlap (distribute_ranks.h),
+// and the same two exchanges. The first stage (the DFT of each row of m) and the first exchange
+// run on K chunks of the m/p rows a rank holds; DFT(m) needs every chunk of m, so it and the
+// second exchange run on K chunks of its R/p columns (R = N/m) instead, each reading its columns
+// of the whole receive buffer (RankStep::column_offset); the last step puts the received chunks
+// in y's order. K must divide m/p and R/p (FormulaError, one line).
+RankProgram distribute_slabs(const Spl &spec, int ranks, int overlap, const std::function<Sigma(const Spl &)> &lower_compute);
+
 // The dimensions of a 3D DFT spec (under its tags); FormulaError for another spec.
 std::array<int64_t, 3> pencil_dims(const Spl &spec);
 

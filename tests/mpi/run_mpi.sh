@@ -44,6 +44,12 @@ cases=(
   "DFT(12 x 6 x 9)|3|12,6,9|--decomposition pencil --overlap 3 --precision float"
   "DFT(8 x 12 x 6, -1)|2|8,12,6|--decomposition pencil --grid 2x1 --overlap 2"
   "DFT(64 x 64 x 64)|4|64,64,64|--decomposition pencil --overlap 8 --isa $isa"
+  "DFT(64 x 64)|2|64,64|--overlap 2 --isa $isa"
+  "DFT(48 x 36)|3|48,36|--overlap 4 --precision float"
+  "DFT(256 x 128, -1)|4|256,128|--overlap 4 --isa $isa"
+  "DFT(32 x 32 x 32)|4|32,32,32|--overlap 2 --isa $isa"
+  "DFT(16 x 16 x 16, -1)|2|16,16,16|--overlap 4 --isa $isa"
+  "DFT(12 x 9 x 10)|3|12,9,10|--overlap 2 --precision float"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
@@ -69,11 +75,13 @@ for c in "${cases[@]}"; do
 done
 # Sizes the ranks do not divide, and splits the par rules cannot distribute: one line, exit 2.
 # Pencils: a grid that does not divide the sizes, no grid that does, not 3D, a grid of other ranks,
-# --grid without pencils, chunks that do not divide a rank's rows, --overlap without pencils.
+# --grid without pencils, chunks that do not divide a rank's rows (pencils; slabs: rows of m, then
+# columns after the first exchange), --overlap on a 1D kernel.
 for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1" "DFT(6 x 6 x 9)|4|--decomposition pencil" \
   "DFT(8 x 8 x 6)|4|--decomposition pencil --grid 1x4" "DFT(64 x 64)|4|--decomposition pencil" \
   "DFT(8 x 8 x 8)|4|--decomposition pencil --grid 2x4" "DFT(8 x 8 x 8)|4|--grid 2x2" \
-  "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 2"; do
+  "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 2" "DFT(64 x 64)|4|--overlap 3" \
+  "DFT(12 x 6 x 9)|3|--overlap 4"; do
   IFS='|' read -r spec ranks flags <<<"$bad"
   # shellcheck disable=SC2086
   if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" $flags -o "$work/bad.cpp" 2>&1); then
