@@ -61,17 +61,19 @@ LayoutTarget layout_target(const std::string &text, bool inverse) {
   return t;
 }
 
-// Where the elements of one side lie: element j of transform b at b*dist + j*stride, `reals`
-// reals each (interleaved), or one in each of two arrays (split).
+// Where the elements of one side lie: element j of transform b at b*dist + place.at(j) (j*stride,
+// or its place in the embedding array), `reals` reals each (interleaved), or one in each of
+// two arrays (split).
 struct Side {
   std::int64_t n, stride, dist, reals;
   bool split;
+  driver::IoSide place;
   std::size_t array_reals(std::int64_t batch) const {
-    return std::size_t((split ? 1 : reals) * ((batch - 1) * dist + (n - 1) * stride + 1));
+    return std::size_t((split ? 1 : reals) * ((batch - 1) * dist + place.extent()));
   }
   // Real p of element j of transform b: (array, index).
   std::pair<int, std::size_t> at(std::int64_t b, std::int64_t j, std::int64_t p) const {
-    const std::int64_t e = b * dist + j * stride;
+    const std::int64_t e = b * dist + place.at(j);
     return split ? std::pair<int, std::size_t>{int(p), std::size_t(e)} : std::pair<int, std::size_t>{0, std::size_t(reals * e + p)};
   }
 };
@@ -119,8 +121,8 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   auto sides = [&](const Implementation &impl) {  // x, y (in place: FFTW's padded layout of a real transform)
     const driver::IoLayoutOptions l = layout_of(impl);
     const driver::IoSide in = driver::io_input_side(one, l), out = driver::io_output_side(one, l);
-    return std::pair<Side, Side>{{t.in_n(), in.stride, in.dist, t.in_reals(), l.split && !in.real},
-                                 {t.out_n(), out.stride, out.dist, t.out_reals(), l.split && !out.real}};
+    return std::pair<Side, Side>{{t.in_n(), in.stride, in.dist, t.in_reals(), l.split && !in.real, in},
+                                 {t.out_n(), out.stride, out.dist, t.out_reals(), l.split && !out.real, out}};
   };
 
   auto start = std::chrono::steady_clock::now();
@@ -149,7 +151,7 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
     const std::size_t x_reals = l.in_place ? std::max(x.array_reals(B), y.array_reals(B)) : x.array_reals(B);  // one buffer
     Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x_reals, y.array_reals(B), l.in_place, x.split, y.split));
     if (!impls[i].splgen) {
-      FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real};
+      FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real, l.inembed, l.onembed};
       plans[i] = std::make_unique<FftwLayoutPlan>(o.precision, f, t.sign, impls[i].effort, m.x(false), m.x(true),
                                                   m.y(false), m.y(true));
       runs[i] = [p = plans[i].get()](std::int64_t times) { p->execute(times); };
@@ -253,13 +255,13 @@ BenchResult run_layout_bench(const BenchOptions &o, const driver::IoLayoutOption
   BenchResult result;
   result.implementations = layout_bench_implementations(o);
   const Spl first = parse::parse_formula(targets.front().spec);
+  driver::GenOptions check;
+  check.io = io;
+  for (const LayoutTarget &t : targets) driver::check_io_layout(parse::parse_formula(t.spec), check);  // before any compiling
   result.meta = bench_meta(o, o.spec.empty() ? o.kind + "(n)" : o.spec, targets.front().sign > 0);
   result.meta.insert(result.meta.begin() + 1, {"layout", driver::describe_io_layout(driver::batched_spec(first, io), io)});
 
   for (std::size_t s = 0; s < targets.size(); ++s) {
-    driver::GenOptions check;
-    check.io = io;
-    driver::check_io_layout(parse::parse_formula(targets[s].spec), check);  // before any compiling
     say(fmt::format("[{}/{}] {}: ", s + 1, targets.size(), targets[s].spec));
     if (o.precision == Precision::Float)
       result.rows.push_back(bench_layout_size<float>(targets[s], o, io, result.implementations, say));

@@ -15,14 +15,17 @@ unsigned flags_of(FftwEffort effort) {
   return effort == FftwEffort::Estimate ? FFTW_ESTIMATE : effort == FftwEffort::Patient ? FFTW_PATIENT : FFTW_MEASURE;
 }
 
-// Row-major dims with the layout's element stride: the last dimension moves by the stride.
+// Row-major dims with the layout's element stride: the last dimension moves by the stride,
+// each other by the stride times the embedding's (or the dims') extents below it, as
+// fftw_plan_many_dft does with inembed/onembed.
 template <class Iodim>
 std::vector<Iodim> iodims(const FftwLayout &l) {
   std::vector<Iodim> d(l.dims.size());
   std::ptrdiff_t is = l.istride, os = l.ostride;
   for (std::size_t k = l.dims.size(); k-- > 0;) {
     d[k] = {l.dims[k], is, os};
-    is *= l.dims[k], os *= l.dims[k];
+    is *= l.inembed.empty() ? l.dims[k] : l.inembed[k];
+    os *= l.onembed.empty() ? l.dims[k] : l.onembed[k];
   }
   return d;
 }

@@ -20,6 +20,9 @@ struct FftwLayout {
   // A real transform of size dims[0] (r2c, c2r with FFTW_PRESERVE_INPUT, r2r of the kind):
   // strides count reals on its real side, complex numbers on its complex side.
   std::optional<RealKind> real;
+  // inembed/onembed of fftw_plan_many_dft (empty: dims): the guru dims then step by the
+  // embedding's row pitches.
+  std::vector<std::int64_t> inembed, onembed;
 };
 
 // Interleaved: re_in/re_out hold the complex data, im_* are null. Split: four arrays of reals

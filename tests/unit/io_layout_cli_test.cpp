@@ -84,7 +84,8 @@ TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
                                           {"--format", "split", "--in-place", "--inverse"}, {"RDFT(12)", "--batch", "3", "--ostride", "2"},
                                           {"IRDFT(13)", "--batch", "2", "--istride", "3"}, {"DCT2(12)", "--batch", "2", "--in-place"},
                                           {"RDFT(12)", "--batch", "2", "--in-place"}, {"IRDFT(12)", "--in-place"},
-                                          {"RDFT(12)", "--format", "split", "--batch", "2"}, {"IRDFT(11)", "--format", "split"}}) {
+                                          {"RDFT(12)", "--format", "split", "--batch", "2"}, {"IRDFT(11)", "--format", "split"},
+                                          {"DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5 x 7", "--ostride", "2"}}) {
     const bool real = layout.front().find('(') != std::string::npos;  // a real spec first
     std::vector<std::string> args = {"bench", real ? layout.front() : "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
                                      "--json", dir.file("b.json")};
@@ -125,6 +126,12 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
   expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp or cuda");
   expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
+  expect_error({"gen", "DFT(4 x 6)", "--inembed", "4 y 6"}, "--inembed '4 y 6': expected dimensions like \"64 x 50\"");
+  expect_error({"gen", "DFT(4 x 6)", "--onembed", "4x5"}, "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
+  expect_error({"gen", "DFT(4 x 6)", "--inembed", "4"}, "--inembed 4: the transform has 2 dimensions (4 x 6), the embedding 1");
+  expect_error({"gen", "RDFT(4 x 6)", "--inembed", "4x8"}, "--inembed/--onembed with a real transform (RDFT(4 x 6)) are not built yet");
+  expect_error({"gen", "DFT(4 x 6)", "--in-place", "--inembed", "4x8"}, "--in-place: input and output layouts must be the same");
+  expect_error({"bench", "DFT(4 x 6)", "--inembed", "4x5", "--quiet"}, "--inembed 4x5: dimension 2");
 }
 
 }  // namespace
