@@ -107,6 +107,26 @@ TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
   expect_error({"bench", "DFT(16)", "--batch", "2", "--threads", "2"}, "bench with a layout");
 }
 
+// FFTW's inembed/onembed: the header comment states the embedding; bench checks the kernel
+// and FFTW's plan of the same embedding against fftwl on the logical data (the error column).
+TEST_F(IoLayoutCliTest, EmbeddedLayoutsAreStatedAndBenchedAgainstFftw) {
+  ProgramResult r = splgen({"gen", "DFT(64 x 48)", "--batch", "10", "--inembed", "64x50", "--onembed", "70 x 48"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 10: y[3360*b + (48*j1 + j2)], x[3200*b + (50*j1 + j2)] (j < 3072; y in 70 x 48, "
+                              "x in 64 x 50, j = j1*48 + j2), interleaved complex, out-of-place")) << r.out.substr(0, 600);
+  r = splgen({"bench", "DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5x7", "--ostride", "2", "--isa",
+              "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet", "--json", dir.file("e.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = test::read_text_file(dir.file("e.json"));
+  const std::size_t errors = json.find("\"error\": {");
+  ASSERT_NE(errors, std::string::npos) << json;
+  for (const char *id : {"splgen_scalar", "fftw_measure"}) {
+    const std::size_t at = json.find(std::string("\"") + id + "\": ", errors);
+    ASSERT_NE(at, std::string::npos) << id << "\n" << json;
+    EXPECT_LT(std::stod(json.substr(at + std::string(id).size() + 4)), 1e-12) << id << "\n" << json;
+  }
+}
+
 TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--batch", "0"}, "--batch 0: the number of transforms must be at least 1");
   expect_error({"gen", "DFT(8)", "--istride", "-1"}, "strides must be at least 1");
