@@ -144,7 +144,7 @@ void add_embed_option(CLI::App *cmd, const std::string &name, std::vector<int64_
           return e.what();
         }
       },
-      "A x B ...");
+      "");  // the type name says it
   cmd->add_option_function<std::string>(name, [&embed, name](const std::string &v) { embed = driver::parse_embed(v, name); },
                                         fmt::format("FFTW's {}: the dimensions of the array each transform's {} is a "
                                                     "subarray of (default: the transform's, dense)", name.substr(2), side))
