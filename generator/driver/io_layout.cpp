@@ -21,11 +21,6 @@ using Side = IoSide;
 // A real transform in place: x and y are two views of one buffer.
 bool real_in_place(const Spl &one, const IoLayoutOptions &io) { return io.in_place && reads_real(one) != writes_real(one); }
 
-// The dimensions of one side of a transform, row-major: DFT(a x b)'s, else {its size}.
-std::vector<int64_t> side_dims(const Spl &one, int64_t n) {
-  if (one->kind == SplKind::DFTnd) return one->perm;
-  return {n};
-}
 
 int64_t product(const std::vector<int64_t> &v) {
   int64_t p = 1;
@@ -33,13 +28,23 @@ int64_t product(const std::vector<int64_t> &v) {
   return p;
 }
 
+// The dimensions of one side of a transform, row-major: DFT(a x b)'s, a real transform's (the
+// complex side of RDFT/IRDFT(a x b) is a x (b/2+1), FFTW's r2c/c2r), else {its size}.
+std::vector<int64_t> side_dims(const Spl &one, int64_t n, bool real) {
+  if (one->kind == SplKind::DFTnd) return one->perm;
+  if (one->kind != SplKind::RealTransform) return {n};
+  std::vector<int64_t> dims = real_transform_dims(one);
+  if (!real) dims.back() = dims.back() / 2 + 1;
+  return product(dims) == n ? dims : std::vector<int64_t>{n};
+}
+
 Side dense_or_embedded(const Spl &one, const IoLayoutOptions &io, bool input) {
   const bool real = input ? reads_real(one) : writes_real(one);
   const int64_t n = input ? one->cols : one->rows, stride = input ? io.istride : io.ostride;
   const std::optional<int64_t> dist = input ? io.idist : io.odist;
   const std::vector<int64_t> &embed = input ? io.inembed : io.onembed;
-  if (!embed.empty())  // refused for real transforms (check_io_layout): not in place with two kinds
-    return {n, stride, dist.value_or(product(embed) * stride), real, side_dims(one, n), embed};
+  if (!embed.empty())  // refused for real transforms in place (check_io_layout)
+    return {n, stride, dist.value_or(product(embed) * stride), real, side_dims(one, n, real), embed};
   if (dist || !real_in_place(one, io)) return {n, stride, dist.value_or(n * stride), real};
   // FFTW's padded in-place layout: each transform in 2 D reals, D complex numbers.
   const std::optional<int64_t> other = input ? io.odist : io.idist;
@@ -51,7 +56,7 @@ Side dense_or_embedded(const Spl &one, const IoLayoutOptions &io, bool input) {
 
 Side side(const Spl &one, const IoLayoutOptions &io, bool input) {
   Side s = dense_or_embedded(one, io, input);
-  s.dims = side_dims(one, s.n);
+  s.dims = side_dims(one, s.n, s.real);
   return s;
 }
 
@@ -94,7 +99,7 @@ std::optional<int64_t> shared_real(int64_t batch, const Side &in, const Side &ou
 // The packed layout of a real side (m complex per transform over its 2m reals), when its
 // reals are consecutive and every transform starts at an even real.
 IndexFn packed_side(int64_t batch, const Side &s) {
-  if (!s.real || s.n % 2 || s.stride != 1 || (batch > 1 && s.dist % 2)) return nullptr;
+  if (!s.real || s.n % 2 || s.stride != 1 || (batch > 1 && s.dist % 2) || s.embed.size() > 1) return nullptr;
   return fn_layout(batch, s.n / 2, 1, batch > 1 ? s.dist / 2 : s.n / 2);
 }
 
@@ -141,22 +146,27 @@ std::string side_text(const char *name, const Side &s, bool batched) {
   return fmt::format("{}[{} + {}]", name, term(s.dist, "b"), term(s.stride, j));
 }
 
-// "; y in 70 x 48, x in 64 x 50, j = j1*48 + j2": the embedding arrays, and the digits of j
-// that element_text names; empty without embeddings.
+// "j = j1*48 + j2": the digits of a side's row-major index that element_text names.
+std::string digits_text(const std::vector<int64_t> &dims) {
+  std::string j;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const int64_t pitch = product(std::vector<int64_t>(dims.begin() + std::ptrdiff_t(k) + 1, dims.end()));
+    j += fmt::format("{}j{}{}", k ? " + " : "", k + 1, pitch == 1 ? "" : fmt::format("*{}", pitch));
+  }
+  return "j = " + j;
+}
+
+// "; y in 70 x 48, x in 64 x 50, j = j1*48 + j2": the embedding arrays and the digits of j
+// (each side's where a real transform's sides differ); empty without embeddings.
 std::string embed_text(const Side &in, const Side &out, bool in_place) {
   if (in.embed.empty() && out.embed.empty()) return "";
   auto array = [](const char *name, const Side &s) {
     return fmt::format("{} in {}", name, fmt::join(s.embed.empty() ? s.dims : s.embed, " x "));
   };
   std::string text = "; " + (in_place ? array("xy", out) : array("y", out) + ", " + array("x", in));
-  const std::vector<int64_t> &dims = out.dims.empty() ? in.dims : out.dims;
-  if (dims.size() == 1) return text;
-  std::string j;
-  for (std::size_t k = 0; k < dims.size(); ++k) {
-    const int64_t pitch = product(std::vector<int64_t>(dims.begin() + std::ptrdiff_t(k) + 1, dims.end()));
-    j += fmt::format("{}j{}{}", k ? " + " : "", k + 1, pitch == 1 ? "" : fmt::format("*{}", pitch));
-  }
-  return text + ", j = " + j;
+  if (out.dims.size() == 1) return text;
+  if (in.dims == out.dims) return text + ", " + digits_text(out.dims);
+  return text + ", y's " + digits_text(out.dims) + ", x's " + digits_text(in.dims);
 }
 
 // The index function of a side with an embedding: dimension k's rows (of n_k P elements, P
@@ -276,9 +286,9 @@ void check_io_layout(const Spl &spec, const GenOptions &options) {
                                    io.odist.value_or(0)));
   if (io.plain()) return;
   const bool embedded = !io.inembed.empty() || !io.onembed.empty();
-  if (embedded && (reads_real(spec) || writes_real(spec)))
-    throw FormulaError(fmt::format("--inembed/--onembed with a real transform ({}) are not built yet (docs/transforms.md, "
-                                   "\"Layouts\")", print(spec)));
+  if (embedded && io.in_place && (reads_real(spec) || writes_real(spec)))
+    throw FormulaError(fmt::format("--inembed/--onembed with a real transform in place ({}) are not built yet "
+                                   "(docs/transforms.md, \"Layouts\")", print(spec)));
   if (embedded && options.target == "cuda")
     throw FormulaError("--inembed/--onembed with --target cuda are not built yet (docs/transforms.md, \"Layouts\")");
   const bool tiled_1d = spec->kind == SplKind::Tagged && spec->tag.kind == TagKind::Tiled &&

@@ -149,7 +149,8 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(4 x 6)", "--inembed", "4 y 6"}, "--inembed '4 y 6': expected dimensions like \"64 x 50\"");
   expect_error({"gen", "DFT(4 x 6)", "--onembed", "4x5"}, "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
   expect_error({"gen", "DFT(4 x 6)", "--inembed", "4"}, "--inembed 4: the transform has 2 dimensions (4 x 6), the embedding 1");
-  expect_error({"gen", "RDFT(4 x 6)", "--inembed", "4x8"}, "--inembed/--onembed with a real transform (RDFT(4 x 6)) are not built yet");
+  expect_error({"gen", "RDFT(16)", "--in-place", "--inembed", "20"}, "--inembed/--onembed with a real transform in place (RDFT(16)) are not built yet");
+  expect_error({"gen", "RDFT(4 x 6)", "--onembed", "4x3"}, "--onembed 4x3: dimension 2 of the embedding (3) is smaller than the transform's (4)");
   expect_error({"gen", "DFT(4 x 6)", "--in-place", "--inembed", "4x8"}, "--in-place: input and output layouts must be the same");
   expect_error({"bench", "DFT(4 x 6)", "--inembed", "4x5", "--quiet"}, "--inembed 4x5: dimension 2");
 }

@@ -293,7 +293,10 @@ TEST(IoLayout, EmbeddingsParseAndAreCheckedInOneLine) {
   EXPECT_EQ(error("DFT(16)", {8, 2}, {}), "--inembed 8x2: the transform has 1 dimension (16), the embedding 2");
   EXPECT_EQ(error("DFT(16)", {15}, {}), "--inembed 15: dimension 1 of the embedding (15) is smaller than the transform's (16)");
   EXPECT_EQ(error("DFT(16)", {20}, {}), "no error");
-  EXPECT_EQ(error("RDFT(4 x 6)", {4, 8}, {}).find("--inembed/--onembed with a real transform (RDFT(4 x 6)) are not built yet"), 0u);
+  EXPECT_EQ(error("RDFT(4 x 6)", {4, 8}, {4, 4}), "no error") << "the complex side is 4 x 4";
+  EXPECT_EQ(error("RDFT(4 x 6)", {}, {4, 3}), "--onembed 4x3: dimension 2 of the embedding (3) is smaller than the transform's (4)");
+  EXPECT_EQ(error("IRDFT(4 x 6)", {4, 4}, {4, 5}), "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
+  EXPECT_EQ(error("RDFT(16)", {16}, {9}, true).find("--inembed/--onembed with a real transform in place (RDFT(16)) are not built yet"), 0u);
   EXPECT_EQ(error("DFT(4 x 6)", {4, 8}, {4, 7}, true).find("--in-place: input and output layouts must be the same"), 0u);
   EXPECT_EQ(error("DFT(4 x 6)", {4, 8}, {4, 8}, true), "no error");
   EXPECT_EQ(error("DFT(4 x 6)", {}, {4, 12}), "no error") << "rows of the two transforms interleaved: disjoint";
