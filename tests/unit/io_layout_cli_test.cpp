@@ -114,6 +114,10 @@ TEST_F(IoLayoutCliTest, EmbeddedLayoutsAreStatedAndBenchedAgainstFftw) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "batch 10: y[3360*b + (48*j1 + j2)], x[3200*b + (50*j1 + j2)] (j < 3072; y in 70 x 48, "
                               "x in 64 x 50, j = j1*48 + j2), interleaved complex, out-of-place")) << r.out.substr(0, 600);
+  r = splgen({"gen", "RDFT(4 x 6)", "--batch", "2", "--inembed", "4x8", "--onembed", "5x5"});  // the complex side 4 x 4
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 2: y[25*b + (5*j1 + j2)], x[32*b + (8*j1 + j2)] (j < 16 out, 24 in; y in 5 x 5, x in "
+                              "4 x 8, y's j = j1*4 + j2, x's j = j1*6 + j2), y: interleaved complex, x: reals")) << r.out.substr(0, 600);
   r = splgen({"bench", "DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5x7", "--ostride", "2", "--isa",
               "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet", "--json", dir.file("e.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
