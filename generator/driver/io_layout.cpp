@@ -21,7 +21,6 @@ using Side = IoSide;
 // A real transform in place: x and y are two views of one buffer.
 bool real_in_place(const Spl &one, const IoLayoutOptions &io) { return io.in_place && reads_real(one) != writes_real(one); }
 
-
 int64_t product(const std::vector<int64_t> &v) {
   int64_t p = 1;
   for (int64_t x : v) p *= x;
@@ -43,8 +42,8 @@ Side dense_or_embedded(const Spl &one, const IoLayoutOptions &io, bool input) {
   const int64_t n = input ? one->cols : one->rows, stride = input ? io.istride : io.ostride;
   const std::optional<int64_t> dist = input ? io.idist : io.odist;
   const std::vector<int64_t> &embed = input ? io.inembed : io.onembed;
-  if (!embed.empty())  // refused for real transforms in place (check_io_layout)
-    return {n, stride, dist.value_or(product(embed) * stride), real, side_dims(one, n, real), embed};
+  if (!embed.empty())  // refused for real transforms in place (check_io_layout); side() sets the dims
+    return {n, stride, dist.value_or(product(embed) * stride), real, {}, embed};
   if (dist || !real_in_place(one, io)) return {n, stride, dist.value_or(n * stride), real};
   // FFTW's padded in-place layout: each transform in 2 D reals, D complex numbers.
   const std::optional<int64_t> other = input ? io.odist : io.idist;
