@@ -31,9 +31,11 @@ struct LayoutTarget {
   std::int64_t n = 0;  // points of one transform (a real transform: its size)
   int sign = -1;
   std::optional<RealKind> real;
-  // elements of one transform in x and y; reals per element of each (1 on a real side)
-  std::int64_t in_n() const { return real == RealKind::IRDFT ? n / 2 + 1 : n; }
-  std::int64_t out_n() const { return real == RealKind::RDFT ? n / 2 + 1 : n; }
+  // elements of one transform in x and y (a complex side: the last dimension n/2+1); reals
+  // per element of each (1 on a real side)
+  std::int64_t half() const { return n / dims.back() * (dims.back() / 2 + 1); }
+  std::int64_t in_n() const { return real == RealKind::IRDFT ? half() : n; }
+  std::int64_t out_n() const { return real == RealKind::RDFT ? half() : n; }
   std::int64_t in_reals() const { return real && real != RealKind::IRDFT ? 1 : 2; }
   std::int64_t out_reals() const { return real && real != RealKind::RDFT ? 1 : 2; }
 };
@@ -42,12 +44,11 @@ LayoutTarget layout_target(const std::string &text, bool inverse) {
   const Spl spec = parse::parse_formula(text);
   LayoutTarget t{text, {}, spec->rows, 0};
   if (spec->kind == SplKind::RealTransform) {
-    if (!spec->perm.empty())
-      throw FormulaError(fmt::format("bench with a layout takes one-dimensional real transforms, not {}", print(spec)));
     if (!has_fftw_twin(real_kind(spec)) || inverse)
       throw FormulaError(fmt::format("bench with a layout compares with FFTW's plan of the kind, forward: not {}{}",
                                      print(spec), inverse ? " --inverse" : ""));
-    t.n = spec->a, t.dims = {int(spec->a)}, t.sign = -1, t.real = real_kind(spec);
+    t.n = spec->a, t.sign = -1, t.real = real_kind(spec);
+    for (int64_t d : real_transform_dims(spec)) t.dims.push_back(int(d));
     return t;
   }
   if (spec->kind == SplKind::DFT) t.dims = {int(spec->a)};
@@ -106,7 +107,7 @@ std::vector<long double> reference_reals(const LayoutTarget &t, std::int64_t bat
   const std::size_t per = std::size_t(t.in_n() * t.in_reals());
   for (std::int64_t b = 0; b < batch; ++b) {
     std::vector<long double> one(input.begin() + std::ptrdiff_t(b * per), input.begin() + std::ptrdiff_t((b + 1) * per));
-    for (long double v : fftwl_real(*t.real, {int(t.n)}, std::move(one))) out.push_back(v);
+    for (long double v : fftwl_real(*t.real, t.dims, std::move(one))) out.push_back(v);
   }
   return out;
 }
@@ -191,10 +192,17 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   const std::int64_t in_per = t.in_n() * t.in_reals(), out_per = t.out_n() * t.out_reals();
   std::vector<T> input(std::size_t(B * in_per));
   for (T &v : input) v = T(uniform(rng));
-  if (t.real == RealKind::IRDFT)
+  if (t.real == RealKind::IRDFT && t.dims.size() == 1)
     for (std::int64_t b = 0; b < B; ++b) {
       input[std::size_t(b * in_per + 1)] = 0;
       if (t.n % 2 == 0) input[std::size_t(b * in_per + t.n + 1)] = 0;
+    }
+  if (t.real == RealKind::IRDFT && t.dims.size() > 1)  // Hermitian (FFTW's rank-d c2r is defined on it alone)
+    for (std::int64_t b = 0; b < B; ++b) {
+      std::vector<long double> reals(std::size_t(t.n));
+      for (long double &v : reals) v = uniform(rng);
+      const std::vector<long double> half = fftwl_real(RealKind::RDFT, t.dims, std::move(reals));
+      for (std::size_t i = 0; i < half.size(); ++i) input[std::size_t(b * in_per) + i] = T(half[i] / t.n);
     }
   const std::vector<long double> reference = reference_reals(t, B, input);
   BenchRow row;

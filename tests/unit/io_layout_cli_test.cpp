@@ -118,16 +118,24 @@ TEST_F(IoLayoutCliTest, EmbeddedLayoutsAreStatedAndBenchedAgainstFftw) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "batch 2: y[25*b + (5*j1 + j2)], x[32*b + (8*j1 + j2)] (j < 16 out, 24 in; y in 5 x 5, x in "
                               "4 x 8, y's j = j1*4 + j2, x's j = j1*6 + j2), y: interleaved complex, x: reals")) << r.out.substr(0, 600);
-  r = splgen({"bench", "DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5x7", "--ostride", "2", "--isa",
-              "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet", "--json", dir.file("e.json")});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string json = test::read_text_file(dir.file("e.json"));
-  const std::size_t errors = json.find("\"error\": {");
-  ASSERT_NE(errors, std::string::npos) << json;
-  for (const char *id : {"splgen_scalar", "fftw_measure"}) {
-    const std::size_t at = json.find(std::string("\"") + id + "\": ", errors);
-    ASSERT_NE(at, std::string::npos) << id << "\n" << json;
-    EXPECT_LT(std::stod(json.substr(at + std::string(id).size() + 4)), 1e-12) << id << "\n" << json;
+  // complex; r2c and c2r (Hermitian input) of rank 2 and 3, the complex side n/2+1 in the last
+  // dimension; r2r
+  for (std::vector<std::string> layout : {std::vector<std::string>{"DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5x7", "--ostride", "2"},
+                                          {"RDFT(4 x 6)", "--batch", "2", "--inembed", "4x8", "--onembed", "5x5"},
+                                          {"IRDFT(6 x 5)", "--batch", "2", "--inembed", "7x4", "--onembed", "6x6", "--istride", "2"},
+                                          {"RDFT(2 x 3 x 4)", "--onembed", "2x4x4"}, {"DCT2(4 x 4)", "--batch", "2", "--onembed", "5x5"}}) {
+    std::vector<std::string> args = {"bench", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet", "--json", dir.file("e.json")};
+    args.insert(args.begin() + 1, layout.begin(), layout.end());
+    r = splgen(args);
+    ASSERT_EQ(r.exit_code, 0) << layout.front() << ": " << r.err;
+    const std::string json = test::read_text_file(dir.file("e.json"));
+    const std::size_t errors = json.find("\"error\": {");
+    ASSERT_NE(errors, std::string::npos) << json;
+    for (const char *id : {"splgen_scalar", "fftw_measure"}) {
+      const std::size_t at = json.find(std::string("\"") + id + "\": ", errors);
+      ASSERT_NE(at, std::string::npos) << id << "\n" << json;
+      EXPECT_LT(std::stod(json.substr(at + std::string(id).size() + 4)), 1e-12) << layout.front() << " " << id << "\n" << json;
+    }
   }
 }
 
