@@ -130,6 +130,30 @@ CLI::Validator finite_range(double lo, double hi) {
       fmt::format("FLOAT in [{} - {}]", lo, hi));
 }
 
+namespace {
+
+// --inembed / --onembed "A x B": the validator makes a bad value a usage error before the
+// callback parses it again into the dimensions.
+void add_embed_option(CLI::App *cmd, const std::string &name, std::vector<int64_t> &embed, const char *side) {
+  CLI::Validator dims(
+      [name](std::string &value) -> std::string {
+        try {
+          driver::parse_embed(value, name);
+          return "";
+        } catch (const FormulaError &e) {
+          return e.what();
+        }
+      },
+      "");  // the type name says it
+  cmd->add_option_function<std::string>(name, [&embed, name](const std::string &v) { embed = driver::parse_embed(v, name); },
+                                        fmt::format("FFTW's {}: the dimensions of the array each transform's {} is a "
+                                                    "subarray of (default: the transform's, dense)", name.substr(2), side))
+      ->check(dims)
+      ->type_name("\"A x B\"");
+}
+
+}  // namespace
+
 void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format) {
   cmd->add_option("--batch", io.batch, "Transforms per call (FFTW's howmany): I(N) (x) SPEC")->type_name("N");
   cmd->add_option("--istride", io.istride, "Elements between consecutive inputs of one transform")->type_name("S");
@@ -138,6 +162,8 @@ void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::stri
   cmd->add_option("--ostride", io.ostride, "Elements between consecutive outputs of one transform")->type_name("S");
   cmd->add_option("--odist", io.odist, "Elements between the first outputs of consecutive transforms (default: size * ostride)")
       ->type_name("D");
+  add_embed_option(cmd, "--inembed", io.inembed, "input");
+  add_embed_option(cmd, "--onembed", io.onembed, "output");
   cmd->add_flag("--in-place", io.in_place, "One buffer, NAME(xy): the output overwrites the input");
   cmd->add_option("--format", format, "Complex data: interleaved (re, im pairs) or split (NAME(yr, yi, xr, xi))")
       ->check(CLI::IsMember({"interleaved", "split"}))

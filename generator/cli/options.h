@@ -52,8 +52,8 @@ void add_masked_remainders_flag(CLI::App *cmd, bool &masked);
 // through (every comparison with NaN is false), and a NaN time made `bench` loop for ever.
 CLI::Validator finite_range(double lo, double hi);
 
-// --batch N, --istride S, --idist D, --ostride S, --odist D (FFTW's advanced interface),
-// --in-place and --format interleaved|split (docs/transforms.md, "Layouts"). The values are
+// --batch N, --istride S, --idist D, --ostride S, --odist D, --inembed "A x B", --onembed
+// (FFTW's advanced interface), --in-place and --format interleaved|split (docs/transforms.md, "Layouts"). The values are
 // checked by driver::check_io_layout (one line, exit 2), after the spec is known.
 void add_io_layout_options(CLI::App *cmd, driver::IoLayoutOptions &io, std::string &format);
 driver::IoLayoutOptions with_format(driver::IoLayoutOptions io, const std::string &format);

@@ -31,9 +31,11 @@ struct LayoutTarget {
   std::int64_t n = 0;  // points of one transform (a real transform: its size)
   int sign = -1;
   std::optional<RealKind> real;
-  // elements of one transform in x and y; reals per element of each (1 on a real side)
-  std::int64_t in_n() const { return real == RealKind::IRDFT ? n / 2 + 1 : n; }
-  std::int64_t out_n() const { return real == RealKind::RDFT ? n / 2 + 1 : n; }
+  // elements of one transform in x and y (a complex side: the last dimension n/2+1); reals
+  // per element of each (1 on a real side)
+  std::int64_t half() const { return n / dims.back() * (dims.back() / 2 + 1); }
+  std::int64_t in_n() const { return real == RealKind::IRDFT ? half() : n; }
+  std::int64_t out_n() const { return real == RealKind::RDFT ? half() : n; }
   std::int64_t in_reals() const { return real && real != RealKind::IRDFT ? 1 : 2; }
   std::int64_t out_reals() const { return real && real != RealKind::RDFT ? 1 : 2; }
 };
@@ -42,12 +44,11 @@ LayoutTarget layout_target(const std::string &text, bool inverse) {
   const Spl spec = parse::parse_formula(text);
   LayoutTarget t{text, {}, spec->rows, 0};
   if (spec->kind == SplKind::RealTransform) {
-    if (!spec->perm.empty())
-      throw FormulaError(fmt::format("bench with a layout takes one-dimensional real transforms, not {}", print(spec)));
     if (!has_fftw_twin(real_kind(spec)) || inverse)
       throw FormulaError(fmt::format("bench with a layout compares with FFTW's plan of the kind, forward: not {}{}",
                                      print(spec), inverse ? " --inverse" : ""));
-    t.n = spec->a, t.dims = {int(spec->a)}, t.sign = -1, t.real = real_kind(spec);
+    t.n = spec->a, t.sign = -1, t.real = real_kind(spec);
+    for (int64_t d : real_transform_dims(spec)) t.dims.push_back(int(d));
     return t;
   }
   if (spec->kind == SplKind::DFT) t.dims = {int(spec->a)};
@@ -61,17 +62,19 @@ LayoutTarget layout_target(const std::string &text, bool inverse) {
   return t;
 }
 
-// Where the elements of one side lie: element j of transform b at b*dist + j*stride, `reals`
-// reals each (interleaved), or one in each of two arrays (split).
+// Where the elements of one side lie: element j of transform b at b*dist + place.at(j) (j*stride,
+// or its place in the embedding array), `reals` reals each (interleaved), or one in each of
+// two arrays (split).
 struct Side {
   std::int64_t n, stride, dist, reals;
   bool split;
+  driver::IoSide place;
   std::size_t array_reals(std::int64_t batch) const {
-    return std::size_t((split ? 1 : reals) * ((batch - 1) * dist + (n - 1) * stride + 1));
+    return std::size_t((split ? 1 : reals) * ((batch - 1) * dist + place.extent()));
   }
   // Real p of element j of transform b: (array, index).
   std::pair<int, std::size_t> at(std::int64_t b, std::int64_t j, std::int64_t p) const {
-    const std::int64_t e = b * dist + j * stride;
+    const std::int64_t e = b * dist + place.at(j);
     return split ? std::pair<int, std::size_t>{int(p), std::size_t(e)} : std::pair<int, std::size_t>{0, std::size_t(reals * e + p)};
   }
 };
@@ -104,7 +107,7 @@ std::vector<long double> reference_reals(const LayoutTarget &t, std::int64_t bat
   const std::size_t per = std::size_t(t.in_n() * t.in_reals());
   for (std::int64_t b = 0; b < batch; ++b) {
     std::vector<long double> one(input.begin() + std::ptrdiff_t(b * per), input.begin() + std::ptrdiff_t((b + 1) * per));
-    for (long double v : fftwl_real(*t.real, {int(t.n)}, std::move(one))) out.push_back(v);
+    for (long double v : fftwl_real(*t.real, t.dims, std::move(one))) out.push_back(v);
   }
   return out;
 }
@@ -119,8 +122,8 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   auto sides = [&](const Implementation &impl) {  // x, y (in place: FFTW's padded layout of a real transform)
     const driver::IoLayoutOptions l = layout_of(impl);
     const driver::IoSide in = driver::io_input_side(one, l), out = driver::io_output_side(one, l);
-    return std::pair<Side, Side>{{t.in_n(), in.stride, in.dist, t.in_reals(), l.split && !in.real},
-                                 {t.out_n(), out.stride, out.dist, t.out_reals(), l.split && !out.real}};
+    return std::pair<Side, Side>{{t.in_n(), in.stride, in.dist, t.in_reals(), l.split && !in.real, in},
+                                 {t.out_n(), out.stride, out.dist, t.out_reals(), l.split && !out.real, out}};
   };
 
   auto start = std::chrono::steady_clock::now();
@@ -149,7 +152,7 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
     const std::size_t x_reals = l.in_place ? std::max(x.array_reals(B), y.array_reals(B)) : x.array_reals(B);  // one buffer
     Memory<T> &m = *(mem[i] = std::make_unique<Memory<T>>(x_reals, y.array_reals(B), l.in_place, x.split, y.split));
     if (!impls[i].splgen) {
-      FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real};
+      FftwLayout f{t.dims, B, x.stride, x.dist, y.stride, y.dist, l.split, t.real, l.inembed, l.onembed};
       plans[i] = std::make_unique<FftwLayoutPlan>(o.precision, f, t.sign, impls[i].effort, m.x(false), m.x(true),
                                                   m.y(false), m.y(true));
       runs[i] = [p = plans[i].get()](std::int64_t times) { p->execute(times); };
@@ -189,10 +192,17 @@ BenchRow bench_layout_size(const LayoutTarget &t, const BenchOptions &o, const d
   const std::int64_t in_per = t.in_n() * t.in_reals(), out_per = t.out_n() * t.out_reals();
   std::vector<T> input(std::size_t(B * in_per));
   for (T &v : input) v = T(uniform(rng));
-  if (t.real == RealKind::IRDFT)
+  if (t.real == RealKind::IRDFT && t.dims.size() == 1)
     for (std::int64_t b = 0; b < B; ++b) {
       input[std::size_t(b * in_per + 1)] = 0;
       if (t.n % 2 == 0) input[std::size_t(b * in_per + t.n + 1)] = 0;
+    }
+  if (t.real == RealKind::IRDFT && t.dims.size() > 1)  // Hermitian (FFTW's rank-d c2r is defined on it alone)
+    for (std::int64_t b = 0; b < B; ++b) {
+      std::vector<long double> reals(std::size_t(t.n));
+      for (long double &v : reals) v = uniform(rng);
+      const std::vector<long double> half = fftwl_real(RealKind::RDFT, t.dims, std::move(reals));
+      for (std::size_t i = 0; i < half.size(); ++i) input[std::size_t(b * in_per) + i] = T(half[i] / t.n);
     }
   const std::vector<long double> reference = reference_reals(t, B, input);
   BenchRow row;
@@ -253,13 +263,13 @@ BenchResult run_layout_bench(const BenchOptions &o, const driver::IoLayoutOption
   BenchResult result;
   result.implementations = layout_bench_implementations(o);
   const Spl first = parse::parse_formula(targets.front().spec);
+  driver::GenOptions check;
+  check.io = io;
+  for (const LayoutTarget &t : targets) driver::check_io_layout(parse::parse_formula(t.spec), check);  // before any compiling
   result.meta = bench_meta(o, o.spec.empty() ? o.kind + "(n)" : o.spec, targets.front().sign > 0);
   result.meta.insert(result.meta.begin() + 1, {"layout", driver::describe_io_layout(driver::batched_spec(first, io), io)});
 
   for (std::size_t s = 0; s < targets.size(); ++s) {
-    driver::GenOptions check;
-    check.io = io;
-    driver::check_io_layout(parse::parse_formula(targets[s].spec), check);  // before any compiling
     say(fmt::format("[{}/{}] {}: ", s + 1, targets.size(), targets[s].spec));
     if (o.precision == Precision::Float)
       result.rows.push_back(bench_layout_size<float>(targets[s], o, io, result.implementations, say));

@@ -15,14 +15,25 @@ unsigned flags_of(FftwEffort effort) {
   return effort == FftwEffort::Estimate ? FFTW_ESTIMATE : effort == FftwEffort::Patient ? FFTW_PATIENT : FFTW_MEASURE;
 }
 
-// Row-major dims with the layout's element stride: the last dimension moves by the stride.
+// The extent of dimension k of one side's array: the embedding's, else the transform's (on
+// the complex side of a multi-dimensional r2c/c2r, n/2+1 in the last dimension).
+std::ptrdiff_t extent(const FftwLayout &l, bool input, std::size_t k) {
+  const std::vector<std::int64_t> &embed = input ? l.inembed : l.onembed;
+  if (!embed.empty()) return std::ptrdiff_t(embed[k]);
+  const bool complex_side = l.real == (input ? RealKind::IRDFT : RealKind::RDFT);
+  return complex_side && k + 1 == l.dims.size() ? l.dims[k] / 2 + 1 : l.dims[k];
+}
+
+// Row-major dims with the layout's element stride: the last dimension moves by the stride,
+// each other by the stride times the extents below it (inembed/onembed where given: what
+// fftw_plan_many_dft makes of them).
 template <class Iodim>
 std::vector<Iodim> iodims(const FftwLayout &l) {
   std::vector<Iodim> d(l.dims.size());
   std::ptrdiff_t is = l.istride, os = l.ostride;
   for (std::size_t k = l.dims.size(); k-- > 0;) {
     d[k] = {l.dims[k], is, os};
-    is *= l.dims[k], os *= l.dims[k];
+    is *= extent(l, true, k), os *= extent(l, false, k);
   }
   return d;
 }
@@ -61,10 +72,10 @@ Plan make(const FftwLayout &l, int sign, unsigned flags, void *ri, void *ii, voi
     return planners.r2c(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Complex *>(ro), flags);
   if (l.real == RealKind::IRDFT)
     return planners.c2r(rank, dims.data(), 1, &many, static_cast<Complex *>(ri), static_cast<Real *>(ro),
-                        ri == ro ? flags : flags | FFTW_PRESERVE_INPUT);  // in place the input is overwritten anyway
+                        ri == ro || rank > 1 ? flags : flags | FFTW_PRESERVE_INPUT);  // FFTW has no rank > 1 c2r preserving it
   if (l.real) {
-    const Kind kind = Kind(fftw_r2r_kind_of(*l.real));
-    return planners.r2r(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ro), &kind, flags);
+    const std::vector<Kind> kinds(dims.size(), Kind(fftw_r2r_kind_of(*l.real)));  // the kind along every dimension
+    return planners.r2r(rank, dims.data(), 1, &many, static_cast<Real *>(ri), static_cast<Real *>(ro), kinds.data(), flags);
   }
   const auto guru = planners.guru;
   const auto split = planners.split;
@@ -82,10 +93,10 @@ FftwLayoutPlan::FftwLayoutPlan(Precision precision, const FftwLayout &layout, in
     : precision_(precision) {
   const bool split_in = layout.split && layout.real != RealKind::RDFT, split_out = layout.split && layout.real != RealKind::IRDFT;
   if ((split_in && !im_in) || (split_out && !im_out)) throw std::invalid_argument("FFTW split plan: imaginary arrays missing");
-  if (layout.real && (layout.dims.size() != 1 || !has_fftw_twin(*layout.real) ||
-                      (layout.split && layout.real != RealKind::RDFT && layout.real != RealKind::IRDFT)))
-    throw std::invalid_argument("FFTW layout plan: a real transform is one-dimensional, with an FFTW twin, split only "
-                                "with a complex side");
+  if (layout.real && (!has_fftw_twin(*layout.real) || (layout.split && (layout.dims.size() != 1 ||
+                                                                         (layout.real != RealKind::RDFT && layout.real != RealKind::IRDFT)))))
+    throw std::invalid_argument("FFTW layout plan: a real transform has an FFTW twin, split only one-dimensional with a "
+                                "complex side");
   std::lock_guard<std::mutex> lock(fftw_planner_mutex());
   const unsigned flags = flags_of(effort);
   if (precision == Precision::Double)

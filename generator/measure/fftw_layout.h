@@ -17,9 +17,13 @@ struct FftwLayout {
   std::vector<int> dims;
   std::int64_t howmany = 1, istride = 1, idist = 0, ostride = 1, odist = 0;
   bool split = false;
-  // A real transform of size dims[0] (r2c, c2r with FFTW_PRESERVE_INPUT, r2r of the kind):
-  // strides count reals on its real side, complex numbers on its complex side.
+  // A real transform of dims (r2c, c2r with FFTW_PRESERVE_INPUT in 1D, where FFTW has it; r2r
+  // of the kind along every dimension): strides count reals on its real side, complex numbers
+  // on its complex side, whose last dimension is n/2+1.
   std::optional<RealKind> real;
+  // inembed/onembed of fftw_plan_many_dft (empty: dims): the guru dims then step by the
+  // embedding's row pitches.
+  std::vector<std::int64_t> inembed, onembed;
 };
 
 // Interleaved: re_in/re_out hold the complex data, im_* are null. Split: four arrays of reals

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -34,15 +35,34 @@ struct Case {
   bool in_place = false, split = false, inverse = false;
   Precision precision = Precision::Double;
   Isa isa = Isa::Scalar;
+  std::vector<int64_t> inembed, onembed;  // FFTW's; empty: dense
 
   int64_t n() const {
     int64_t p = 1;
     for (int d : dims) p *= d;
     return p;
   }
-  int64_t in_dist() const { return idist.value_or(n() * istride); }
-  int64_t out_dist() const { return odist.value_or(n() * ostride); }
-  int64_t range(int64_t stride, int64_t dist) const { return (batch - 1) * dist + (n() - 1) * stride + 1; }
+  // The elements of the array one transform lives in: the embedding's, else the transform's.
+  int64_t array(const std::vector<int64_t> &embed) const {
+    int64_t p = 1;
+    for (int64_t e : embed) p *= e;
+    return embed.empty() ? n() : p;
+  }
+  // Element j (row-major) of a transform from its first: FFTW's sum_k i_k prod_{l>k} embed_l.
+  static int64_t place(const std::vector<int> &dims, const std::vector<int64_t> &embed, int64_t stride, int64_t j) {
+    int64_t pos = 0, pitch = 1;
+    for (std::size_t k = dims.size(); k-- > 0;) {
+      pos += j % dims[k] * pitch;
+      j /= dims[k], pitch *= embed.empty() ? dims[k] : embed[k];
+    }
+    return pos * stride;
+  }
+  int64_t in_at(int64_t b, int64_t j) const { return b * in_dist() + place(dims, inembed, istride, j); }
+  int64_t out_at(int64_t b, int64_t j) const { return b * out_dist() + place(dims, onembed, ostride, j); }
+  int64_t in_dist() const { return idist.value_or(array(inembed) * istride); }
+  int64_t out_dist() const { return odist.value_or(array(onembed) * ostride); }
+  int64_t in_range() const { return in_at(batch - 1, n() - 1) + 1; }
+  int64_t out_range() const { return out_at(batch - 1, n() - 1) + 1; }
   std::string spec() const {
     std::string s;
     for (int d : dims) s += (s.empty() ? "" : " x ") + std::to_string(d);
@@ -70,10 +90,11 @@ struct IoBuffer {
 // the memory: the logical outputs, transform after transform.
 template <class T>
 std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::complex<T>> &x) {
-  const std::size_t out_range = std::size_t(c.in_place ? int64_t(x.size()) : c.range(c.ostride, c.out_dist()));
+  const std::size_t out_range = std::size_t(c.in_place ? int64_t(x.size()) : c.out_range());
   std::vector<T> ri(x.size()), ii(x.size()), ro(out_range), io(out_range), in(2 * x.size()), out(2 * out_range);
   for (std::size_t i = 0; i < x.size(); ++i) ri[i] = in[2 * i] = x[i].real(), ii[i] = in[2 * i + 1] = x[i].imag();
   measure::FftwLayout l{c.dims, c.batch, c.istride, c.in_dist(), c.ostride, c.out_dist(), c.split};
+  l.inembed = c.inembed, l.onembed = c.onembed;
   const Precision p = std::is_same_v<T, float> ? Precision::Float : Precision::Double;
   const int sign = c.inverse ? 1 : -1;
   T *yr = c.split ? (c.in_place ? ri.data() : ro.data()) : (c.in_place ? in.data() : out.data());
@@ -84,7 +105,7 @@ std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::
   std::vector<std::complex<T>> logical;
   for (int64_t b = 0; b < c.batch; ++b)
     for (int64_t j = 0; j < c.n(); ++j) {
-      std::size_t at = std::size_t(b * c.out_dist() + j * c.ostride);
+      std::size_t at = std::size_t(c.out_at(b, j));
       logical.push_back(yi ? std::complex<T>(yr[at], yi[at]) : std::complex<T>(yr[2 * at], yr[2 * at + 1]));
     }
   return logical;
@@ -92,10 +113,11 @@ std::vector<std::complex<T>> fftw_outputs(const Case &c, const std::vector<std::
 
 template <class T>
 void check(const test::SharedObject &lib, const Case &c, const std::string &name, std::size_t x_offset, std::size_t y_offset) {
-  SCOPED_TRACE(fmt::format("{} {} batch {} istride {} idist {} ostride {} odist {}{}{} (x at +{}, y at +{})", name,
-                           c.spec(), c.batch, c.istride, c.in_dist(), c.ostride, c.out_dist(),
-                           c.in_place ? " in-place" : "", c.split ? " split" : "", x_offset, y_offset));
-  const int64_t n = c.n(), in_range = c.range(c.istride, c.in_dist()), out_range = c.range(c.ostride, c.out_dist());
+  SCOPED_TRACE(fmt::format("{} {} batch {} istride {} idist {} ostride {} odist {} inembed [{}] onembed [{}]{}{} (x at +{}, "
+                           "y at +{})", name, c.spec(), c.batch, c.istride, c.in_dist(), c.ostride, c.out_dist(),
+                           fmt::join(c.inembed, "x"), fmt::join(c.onembed, "x"), c.in_place ? " in-place" : "",
+                           c.split ? " split" : "", x_offset, y_offset));
+  const int64_t n = c.n(), in_range = c.in_range(), out_range = c.out_range();
   std::mt19937_64 rng(std::uint64_t(n * 131 + c.batch));
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<std::complex<T>> x(static_cast<std::size_t>(in_range));
@@ -116,8 +138,8 @@ void check(const test::SharedObject &lib, const Case &c, const std::string &name
   for (int64_t b = 0; b < c.batch; ++b) {
     std::vector<std::complex<long double>> one;
     for (int64_t j = 0; j < n; ++j) {
-      one.push_back(std::complex<long double>(x[std::size_t(b * c.in_dist() + j * c.istride)]));
-      std::size_t at = std::size_t(b * c.out_dist() + j * c.ostride);
+      one.push_back(std::complex<long double>(x[std::size_t(c.in_at(b, j))]));
+      std::size_t at = std::size_t(c.out_at(b, j));
       got.push_back(out.get(at));
       written[at] = true;
     }
@@ -155,6 +177,8 @@ void generate_compile_and_check(const std::vector<Case> &cases) {
     o.io.odist = c.odist;
     o.io.in_place = c.in_place;
     o.io.split = c.split;
+    o.io.inembed = c.inembed;
+    o.io.onembed = c.onembed;
     unity += fmt::format("#include \"{}\"\n", dir.write(o.name + ".cpp", driver::run_pipeline(c.spec(), o).source));
   }
   std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "", "-Og");
@@ -222,6 +246,39 @@ TEST(IoLayoutKernels, IssueExample) {
   c.isa = Isa::Avx2;
   generate_compile_and_check({c});
 }
+
+// FFTW's inembed/onembed (docs/transforms.md, "Layouts"): 2D and 3D transforms as subarrays
+// of larger arrays, padded rows (and planes), alone and in batches, with strides and
+// distances, in place and split; the padding of y keeps its sentinel.
+std::vector<Case> embedded(Precision p, Isa isa) {
+  std::vector<Case> out;
+  auto add = [&](std::vector<int> dims, std::vector<int64_t> in, std::vector<int64_t> on, Case c) {
+    c.dims = std::move(dims), c.inembed = std::move(in), c.onembed = std::move(on), c.precision = p, c.isa = isa;
+    out.push_back(c);
+  };
+  add({4, 6}, {4, 9}, {5, 7}, {{}, 1});                             // one transform, rows padded
+  add({4, 6}, {4, 6}, {6, 8}, {{}, 3});                             // dense in, padded out, batch
+  add({5, 3}, {7, 4}, {5, 5}, {{}, 2, 2, 3});                       // strides
+  add({8, 16}, {8, 17}, {9, 20}, {{}, 3, 1, 3, 8 * 17 + 5, 1});     // gaps between the inputs; y interleaved
+  add({8, 16}, {8, 20}, {8, 16}, {{}, 4, 1, 4, {}, 1});            // y: batches interleaved element by element
+  add({2, 3, 4}, {3, 5, 6}, {2, 4, 5}, {{}, 1});                    // 3D, planes and rows padded
+  add({2, 3, 4}, {2, 3, 7}, {4, 4, 4}, {{}, 3, 2, 1, 100, {}});     // 3D, batch, strided input
+  add({4, 6}, {5, 8}, {5, 8}, {{}, 3, 1, 1, {}, {}, true});         // in place
+  add({4, 6}, {4, 7}, {6, 9}, {{}, 2, 1, 1, {}, {}, false, true});  // split
+  add({16}, {20}, {}, {{}, 3});                                     // 1D: the embedding sets the default distance
+  add({16}, {20}, {17}, {{}, 9});                                   // 1D, vectorised across the batch
+  return out;
+}
+
+TEST(IoLayoutKernels, EmbeddedScalar) {
+  generate_compile_and_check(embedded(Precision::Double, Isa::Scalar));
+  generate_compile_and_check(embedded(Precision::Float, Isa::Scalar));
+}
+TEST(IoLayoutKernels, EmbeddedAvx2) {
+  generate_compile_and_check(embedded(Precision::Double, Isa::Avx2));
+  generate_compile_and_check(embedded(Precision::Float, Isa::Avx2));
+}
+TEST(IoLayoutKernels, EmbeddedAvx512) { generate_compile_and_check(embedded(Precision::Double, Isa::Avx512)); }
 
 // Batches vectorised across the batch (lower/vectorise_batch.h, docs/transforms.md): the codelet
 // sizes and beyond, batches below, at and around the vector width nu (the rest of the batch at

@@ -7,6 +7,7 @@
 
 #include <fftw3.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -18,6 +19,7 @@
 #include "generator/driver/io_layout.h"
 #include "generator/driver/pipeline.h"
 #include "generator/ir/real_kind.h"
+#include "generator/measure/real_fftw.h"
 #include "generator/parse/formula_parser.h"
 #include "tests/support/kernel_loader.h"
 #include "tests/support/misaligned.h"
@@ -312,6 +314,181 @@ TEST(IoLayoutRealKernels, RealDftInPlaceLarge) {
     if (c.batch == 1) cases.push_back(c);
   generate_compile_and_check(cases, Isa::Avx2);
 }
+
+// Multi-dimensional real transforms in embedding arrays (FFTW's plan_many_dft_r2c / _c2r /
+// plan_many_r2r with inembed/onembed; the complex side of RDFT/IRDFT(a x b) is a x (b/2+1),
+// its embedding counted in complex numbers): against FFTW's guru plan of the same memory and
+// fftwl on the logical data; y's padding keeps its sentinel. c2r reads Hermitian input (the
+// r2c of real data), where FFTW's multi-dimensional c2r is defined.
+struct NdCase {
+  RealKind kind;
+  std::vector<int> dims;
+  std::vector<int64_t> inembed, onembed;
+  int64_t batch = 1, istride = 1, ostride = 1;
+  std::optional<int64_t> idist, odist;
+  std::string spec() const {
+    std::string d;
+    for (int n : dims) d += (d.empty() ? "" : " x ") + std::to_string(n);
+    return fmt::format("{}({})", real_kind_name(kind), d);
+  }
+  bool real_in() const { return kind != RealKind::IRDFT; }
+  bool real_out() const { return kind != RealKind::RDFT; }
+  std::vector<int64_t> side_dims(bool real) const {  // the complex side's last dimension halved
+    std::vector<int64_t> d(dims.begin(), dims.end());
+    if (!real) d.back() = d.back() / 2 + 1;
+    return d;
+  }
+};
+
+// FFTW's place of element j (row-major over dims) in an embedding array, times the stride.
+int64_t nd_place(const std::vector<int64_t> &dims, const std::vector<int64_t> &embed, int64_t stride, int64_t j) {
+  int64_t pos = 0, pitch = 1;
+  for (std::size_t k = dims.size(); k-- > 0;) {
+    pos += j % dims[k] * pitch;
+    j /= dims[k], pitch *= embed.empty() ? dims[k] : embed[k];
+  }
+  return pos * stride;
+}
+
+struct NdSide {
+  std::vector<int64_t> dims, embed;
+  int64_t stride, dist, reals;  // reals per element
+  int64_t n() const {
+    int64_t p = 1;
+    for (int64_t d : dims) p *= d;
+    return p;
+  }
+  int64_t at(int64_t b, int64_t j) const { return reals * (b * dist + nd_place(dims, embed, stride, j)); }
+};
+
+NdSide nd_side(const NdCase &c, bool input) {
+  NdSide s{c.side_dims(input ? c.real_in() : c.real_out()), input ? c.inembed : c.onembed, input ? c.istride : c.ostride,
+           0, (input ? c.real_in() : c.real_out()) ? 1 : 2};
+  int64_t array = 1;
+  for (int64_t e : s.embed.empty() ? s.dims : s.embed) array *= e;
+  s.dist = (input ? c.idist : c.odist).value_or(array * s.stride);
+  return s;
+}
+
+// FFTW's guru64 plan: dimension k steps by the stride times the embedding below it.
+std::vector<double> nd_fftw(const NdCase &c, const NdSide &in, const NdSide &out, std::vector<double> x, std::size_t y_reals) {
+  std::vector<double> y(y_reals, 777);
+  std::vector<fftw_iodim64> dims(c.dims.size());
+  std::ptrdiff_t is = c.istride, os = c.ostride;
+  for (std::size_t k = c.dims.size(); k-- > 0;) {
+    dims[k] = {c.dims[k], is, os};
+    is *= in.embed.empty() ? in.dims[k] : in.embed[k];
+    os *= out.embed.empty() ? out.dims[k] : out.embed[k];
+  }
+  fftw_iodim64 many{c.batch, in.dist, out.dist};
+  const int rank = int(dims.size());
+  fftw_plan p;
+  if (c.kind == RealKind::RDFT)
+    p = fftw_plan_guru64_dft_r2c(rank, dims.data(), 1, &many, x.data(), reinterpret_cast<fftw_complex *>(y.data()), FFTW_ESTIMATE);
+  else if (c.kind == RealKind::IRDFT)
+    p = fftw_plan_guru64_dft_c2r(rank, dims.data(), 1, &many, reinterpret_cast<fftw_complex *>(x.data()), y.data(),
+                                 FFTW_ESTIMATE);  // x is a copy: FFTW's multi-dimensional c2r may overwrite it
+  else {
+    std::vector<fftw_r2r_kind> kinds(c.dims.size(), fftw_r2r_kind(measure::fftw_r2r_kind_of(c.kind)));
+    p = fftw_plan_guru64_r2r(rank, dims.data(), 1, &many, x.data(), y.data(), kinds.data(), FFTW_ESTIMATE);
+  }
+  if (!p) return {};
+  fftw_execute(p);
+  fftw_destroy_plan(p);
+  return y;
+}
+
+void check_nd(const test::SharedObject &lib, const NdCase &c, const std::string &name, std::size_t xo, std::size_t yo) {
+  SCOPED_TRACE(fmt::format("{} {} batch {} istride {} ostride {} inembed [{}] onembed [{}] (x +{}, y +{})", name, c.spec(),
+                           c.batch, c.istride, c.ostride, fmt::join(c.inembed, "x"), fmt::join(c.onembed, "x"), xo, yo));
+  const NdSide in = nd_side(c, true), out = nd_side(c, false);
+  const std::size_t x_reals = std::size_t(in.at(c.batch - 1, in.n() - 1) + in.reals);
+  const std::size_t y_reals = std::size_t(out.at(c.batch - 1, out.n() - 1) + out.reals);
+  std::mt19937_64 rng(std::uint64_t(in.n() * 29 + c.batch));
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> x(x_reals);
+  for (double &v : x) v = u(rng);
+  std::vector<std::vector<long double>> logical(std::size_t(c.batch));
+  for (int64_t b = 0; b < c.batch; ++b) {
+    std::vector<long double> one(std::size_t(in.n() * in.reals));
+    for (long double &v : one) v = u(rng);
+    if (c.kind == RealKind::IRDFT) {  // Hermitian: the half spectrum of real data, rounded to double
+      std::vector<long double> reals(std::size_t(out.n()));
+      for (long double &v : reals) v = u(rng);
+      one = measure::fftwl_real(RealKind::RDFT, c.dims, reals);
+      for (long double &v : one) v = double(v);
+    }
+    for (int64_t j = 0; j < in.n(); ++j)
+      for (int64_t p = 0; p < in.reals; ++p) x[std::size_t(in.at(b, j) + p)] = double(one[std::size_t(j * in.reals + p)]);
+    logical[std::size_t(b)] = one;
+  }
+  test::Misaligned<double> xm(x_reals, xo), ym(y_reals, yo);
+  std::copy(x.begin(), x.end(), xm.data);
+  std::fill(ym.data, ym.data + y_reals, 777.0);
+  lib.symbol<void(double *, const double *)>(name)(ym.data, xm.data);
+  const std::vector<double> fftw = nd_fftw(c, in, out, x, y_reals);
+  ASSERT_FALSE(fftw.empty()) << "FFTW plans every case";
+  std::vector<bool> written(y_reals, false);
+  long double err = 0, ferr = 0, norm = 0;
+  for (int64_t b = 0; b < c.batch; ++b) {
+    const std::vector<long double> want = measure::fftwl_real(c.kind, c.dims, logical[std::size_t(b)]);
+    for (int64_t k = 0; k < out.n(); ++k)
+      for (int64_t p = 0; p < out.reals; ++p) {
+        const std::size_t at = std::size_t(out.at(b, k) + p);
+        const long double w = want[std::size_t(k * out.reals + p)];
+        written[at] = true;
+        err += (ym.data[at] - w) * (ym.data[at] - w), ferr += (ym.data[at] - fftw[at]) * (ym.data[at] - fftw[at]);
+        norm += w * w;
+      }
+  }
+  for (std::size_t i = 0; i < y_reals; ++i) {
+    if (written[i]) continue;
+    ASSERT_EQ(ym.data[i], 777.0) << "real " << i << " is outside the layout";
+  }
+  for (std::size_t i = 0; i < x_reals; ++i) ASSERT_EQ(xm.data[i], x[i]) << "input modified at " << i;
+  const double tolerance = 8 * DBL_EPSILON * std::max(1.0, std::log2(double(in.n() + out.n())));
+  EXPECT_LE(double(std::sqrt(err / norm)), tolerance) << "against fftwl";
+  EXPECT_LE(double(std::sqrt(ferr / norm)), 2 * tolerance) << "against FFTW3's plan of the same embedding";
+}
+
+void generate_compile_and_check_nd(const std::vector<NdCase> &cases, Isa isa) {
+  test::TempDir dir("splgen-io-layouts-real-nd");
+  std::string unity;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const NdCase &c = cases[i];
+    driver::GenOptions o;
+    o.name = fmt::format("e{}", i);
+    o.isa = isa;
+    o.io.batch = c.batch, o.io.istride = c.istride, o.io.ostride = c.ostride, o.io.idist = c.idist, o.io.odist = c.odist;
+    o.io.inembed = c.inembed, o.io.onembed = c.onembed;
+    unity += fmt::format("#include \"{}\"\n", dir.write(o.name + ".cpp", driver::run_pipeline(c.spec(), o).source));
+  }
+  std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "", "-Og");
+  if (!host_supports(isa)) GTEST_SKIP() << "compiled; not run: this CPU cannot run " << isa_name(isa) << " code";
+  test::SharedObject lib(so);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (auto [xo, yo] : {std::pair<std::size_t, std::size_t>{8, 16}, {16, 8}})
+      check_nd(lib, cases[i], fmt::format("e{}", i), xo, yo);
+}
+
+std::vector<NdCase> embedded_nd_cases() {
+  const RealKind r2c = RealKind::RDFT, c2r = RealKind::IRDFT;
+  return {
+      {r2c, {4, 6}, {4, 8}, {5, 5}},                              // rows padded; the complex side 4 x 4 in 5 x 5
+      {r2c, {4, 6}, {5, 7}, {4, 4}, 3, 2},                        // batch, strided real side
+      {r2c, {5, 7}, {5, 9}, {6, 6}, 2, 1, 2},                     // odd last dimension (5 x 4 complex), strided output
+      {r2c, {2, 3, 4}, {2, 4, 5}, {3, 3, 4}, 2},                  // 3D
+      {r2c, {8, 16}, {8, 18}, {}, 3, 1, 1, 8 * 18 + 6},           // the real side embedded, gaps between
+      {c2r, {4, 6}, {4, 6}, {4, 9}, 2},                           // the complex side 4 x 4 in 4 x 6
+      {c2r, {5, 7}, {6, 5}, {5, 8}, 3, 2, 1, {}, 50},             // strided input, odist with gaps
+      {c2r, {2, 3, 4}, {2, 3, 4}, {2, 5, 6}},                     // 3D
+      {RealKind::DCT2, {4, 6}, {4, 8}, {5, 7}, 2},                // r2r
+      {RealKind::DST3, {3, 5}, {}, {3, 6}, 2, 1, 3},              // r2r, strided output
+  };
+}
+
+TEST(IoLayoutRealKernels, EmbeddedMultiDimScalar) { generate_compile_and_check_nd(embedded_nd_cases(), Isa::Scalar); }
+TEST(IoLayoutRealKernels, EmbeddedMultiDimAvx2) { generate_compile_and_check_nd(embedded_nd_cases(), Isa::Avx2); }
 
 TEST(IoLayoutRealKernels, BatchesAndInPlaceScalar) { generate_compile_and_check(real_cases(), Isa::Scalar); }
 TEST(IoLayoutRealKernels, BatchesAndInPlaceAvx2) { generate_compile_and_check(real_cases(), Isa::Avx2); }

@@ -84,7 +84,8 @@ TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
                                           {"--format", "split", "--in-place", "--inverse"}, {"RDFT(12)", "--batch", "3", "--ostride", "2"},
                                           {"IRDFT(13)", "--batch", "2", "--istride", "3"}, {"DCT2(12)", "--batch", "2", "--in-place"},
                                           {"RDFT(12)", "--batch", "2", "--in-place"}, {"IRDFT(12)", "--in-place"},
-                                          {"RDFT(12)", "--format", "split", "--batch", "2"}, {"IRDFT(11)", "--format", "split"}}) {
+                                          {"RDFT(12)", "--format", "split", "--batch", "2"}, {"IRDFT(11)", "--format", "split"},
+                                          {"DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5 x 7", "--ostride", "2"}}) {
     const bool real = layout.front().find('(') != std::string::npos;  // a real spec first
     std::vector<std::string> args = {"bench", real ? layout.front() : "DFT(12)", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet",
                                      "--json", dir.file("b.json")};
@@ -106,6 +107,38 @@ TEST_F(IoLayoutCliTest, BenchTimesTheLayoutAgainstFftwsGuruPlan) {
   expect_error({"bench", "DFT(16)", "--batch", "2", "--threads", "2"}, "bench with a layout");
 }
 
+// FFTW's inembed/onembed: the header comment states the embedding; bench checks the kernel
+// and FFTW's plan of the same embedding against fftwl on the logical data (the error column).
+TEST_F(IoLayoutCliTest, EmbeddedLayoutsAreStatedAndBenchedAgainstFftw) {
+  ProgramResult r = splgen({"gen", "DFT(64 x 48)", "--batch", "10", "--inembed", "64x50", "--onembed", "70 x 48"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 10: y[3360*b + (48*j1 + j2)], x[3200*b + (50*j1 + j2)] (j < 3072; y in 70 x 48, "
+                              "x in 64 x 50, j = j1*48 + j2), interleaved complex, out-of-place")) << r.out.substr(0, 600);
+  r = splgen({"gen", "RDFT(4 x 6)", "--batch", "2", "--inembed", "4x8", "--onembed", "5x5"});  // the complex side 4 x 4
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "batch 2: y[25*b + (5*j1 + j2)], x[32*b + (8*j1 + j2)] (j < 16 out, 24 in; y in 5 x 5, x in "
+                              "4 x 8, y's j = j1*4 + j2, x's j = j1*6 + j2), y: interleaved complex, x: reals")) << r.out.substr(0, 600);
+  // complex; r2c and c2r (Hermitian input) of rank 2 and 3, the complex side n/2+1 in the last
+  // dimension; r2r
+  for (std::vector<std::string> layout : {std::vector<std::string>{"DFT(4 x 6)", "--batch", "3", "--inembed", "4x8", "--onembed", "5x7", "--ostride", "2"},
+                                          {"RDFT(4 x 6)", "--batch", "2", "--inembed", "4x8", "--onembed", "5x5"},
+                                          {"IRDFT(6 x 5)", "--batch", "2", "--inembed", "7x4", "--onembed", "6x6", "--istride", "2"},
+                                          {"RDFT(2 x 3 x 4)", "--onembed", "2x4x4"}, {"DCT2(4 x 4)", "--batch", "2", "--onembed", "5x5"}}) {
+    std::vector<std::string> args = {"bench", "--isa", "scalar", "--reps", "3", "--min-time-ms", "0.05", "--quiet", "--json", dir.file("e.json")};
+    args.insert(args.begin() + 1, layout.begin(), layout.end());
+    r = splgen(args);
+    ASSERT_EQ(r.exit_code, 0) << layout.front() << ": " << r.err;
+    const std::string json = test::read_text_file(dir.file("e.json"));
+    const std::size_t errors = json.find("\"error\": {");
+    ASSERT_NE(errors, std::string::npos) << json;
+    for (const char *id : {"splgen_scalar", "fftw_measure"}) {
+      const std::size_t at = json.find(std::string("\"") + id + "\": ", errors);
+      ASSERT_NE(at, std::string::npos) << id << "\n" << json;
+      EXPECT_LT(std::stod(json.substr(at + std::string(id).size() + 4)), 1e-12) << layout.front() << " " << id << "\n" << json;
+    }
+  }
+}
+
 TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--batch", "0"}, "--batch 0: the number of transforms must be at least 1");
   expect_error({"gen", "DFT(8)", "--istride", "-1"}, "strides must be at least 1");
@@ -125,6 +158,13 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
   expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp or cuda");
   expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
+  expect_error({"gen", "DFT(4 x 6)", "--inembed", "4 y 6"}, "--inembed '4 y 6': expected dimensions like \"64 x 50\"");
+  expect_error({"gen", "DFT(4 x 6)", "--onembed", "4x5"}, "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
+  expect_error({"gen", "DFT(4 x 6)", "--inembed", "4"}, "--inembed 4: the transform has 2 dimensions (4 x 6), the embedding 1");
+  expect_error({"gen", "RDFT(16)", "--in-place", "--inembed", "20"}, "--inembed/--onembed with a real transform in place (RDFT(16)) are not built yet");
+  expect_error({"gen", "RDFT(4 x 6)", "--onembed", "4x3"}, "--onembed 4x3: dimension 2 of the embedding (3) is smaller than the transform's (4)");
+  expect_error({"gen", "DFT(4 x 6)", "--in-place", "--inembed", "4x8"}, "--in-place: input and output layouts must be the same");
+  expect_error({"bench", "DFT(4 x 6)", "--inembed", "4x5", "--quiet"}, "--inembed 4x5: dimension 2");
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "generator/parse/formula_parser.h"
 #include "tests/support/real_reference.h"
 #include "tests/support/reference.h"
+#include "tests/support/spec_reference.h"
 
 namespace splgen {
 namespace {
@@ -196,6 +197,119 @@ TEST(IoLayout, HeaderCommentStatesTheLayout) {
   EXPECT_NE(c.source.find("void splgen_dft256_b1000_strided(double *__restrict y, const double *__restrict x)"),
             std::string::npos);
   EXPECT_EQ(driver::run_pipeline("DFT(256)", o).source, c.source) << "deterministic";
+}
+
+// FFTW's place of element (i_0 .. i_d-1) in an embedding array: sum_k i_k prod_{l>k} e_l.
+int64_t embedded_place(const std::vector<int64_t> &dims, const std::vector<int64_t> &embed, int64_t j) {
+  int64_t pos = 0, pitch = 1;
+  for (std::size_t k = dims.size(); k-- > 0;) {
+    pos += j % dims[k] * pitch;
+    j /= dims[k], pitch *= embed[k];
+  }
+  return pos;
+}
+
+TEST(IoLayout, EmbeddedIndexFunctionsAddressThePitchedArray) {
+  struct C {
+    const char *spec;
+    std::vector<int64_t> dims, inembed, onembed;
+    int64_t batch, istride, ostride;
+  };
+  for (const C &c : {C{"DFT(4 x 6)", {4, 6}, {5, 9}, {4, 7}, 3, 2, 1}, C{"DFT(2 x 3 x 4)", {2, 3, 4}, {3, 5, 6}, {2, 3, 4}, 2, 1, 3},
+                     C{"DFT(4 x 6)", {4, 6}, {4, 8}, {6, 6}, 1, 1, 1}}) {
+    SCOPED_TRACE(c.spec);
+    driver::IoLayoutOptions io;
+    io.batch = c.batch, io.istride = c.istride, io.ostride = c.ostride, io.inembed = c.inembed, io.onembed = c.onembed;
+    const Spl batched = driver::batched_spec(parse::parse_formula(c.spec), io);
+    const lower::IoLayout l = driver::io_layout_functions(batched, io);
+    ASSERT_TRUE(l.x && l.y);
+    int64_t n = 1, in_array = 1, out_array = 1;
+    for (std::size_t k = 0; k < c.dims.size(); ++k) n *= c.dims[k], in_array *= c.inembed[k], out_array *= c.onembed[k];
+    EXPECT_EQ(l.x->domain, c.batch * n);
+    for (int64_t b = 0; b < c.batch; ++b)
+      for (int64_t j = 0; j < n; ++j) {
+        EXPECT_EQ(eval(l.x, b * n + j, {}), c.istride * (b * in_array + embedded_place(c.dims, c.inembed, j)));
+        EXPECT_EQ(eval(l.y, b * n + j, {}), c.ostride * (b * out_array + embedded_place(c.dims, c.onembed, j)));
+      }
+    // a row of the transform (the loops' contiguous access) folds into one h
+    LoopVar r{0, c.dims[0]};
+    const int64_t row = n / c.dims[0];
+    IndexFn folded = compose(l.x, fn_h(row, c.batch * n, Affine::var(r, row), 1));
+    if (c.dims.size() == 2) EXPECT_EQ(folded->kind, FnKind::H) << to_string(folded);
+  }
+}
+
+// The loop program of a multi-dimensional DFT in embedding arrays, interpreted, against the
+// reference of every transform; the padding of y stays zero.
+TEST(IoLayout, EmbeddedProgramsComputeEveryTransform) {
+  driver::GenOptions o;
+  o.io.batch = 2, o.io.istride = 2, o.io.inembed = {5, 7}, o.io.onembed = {6, 8};
+  const std::vector<int64_t> dims = {4, 6};
+  driver::Compilation c = driver::start("DFT(4 x 6)", o);
+  driver::run_until(c, driver::Stage::Loops);
+  const Function &f = c.program.loops;
+  std::vector<cplx> x(std::size_t(f.buffers[kInputBuffer].size));
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (cplx &v : x) v = {u(rng), u(rng)};
+  std::vector<cplx> y = interpret(f, x);
+  ASSERT_GE(int64_t(y.size()), 48 + 3 * 8 + 5 + 1);  // the last element of transform 1
+  std::vector<bool> written(y.size(), false);
+  for (int64_t b = 0; b < 2; ++b) {
+    std::vector<std::complex<long double>> one;
+    for (int64_t j = 0; j < 24; ++j) one.emplace_back(x[std::size_t(2 * (35 * b + embedded_place(dims, {5, 7}, j)))]);
+    std::vector<std::complex<long double>> want = test::spec_reference(parse::parse_formula("DFT(4 x 6)"), one, -1);
+    for (int64_t j = 0; j < 24; ++j) {
+      std::size_t at = std::size_t(48 * b + embedded_place(dims, {6, 8}, j));
+      written[at] = true;
+      EXPECT_NEAR(y[at].real(), double(want[std::size_t(j)].real()), 1e-12) << "b " << b << " j " << j;
+      EXPECT_NEAR(y[at].imag(), double(want[std::size_t(j)].imag()), 1e-12) << "b " << b << " j " << j;
+    }
+  }
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (!written[i]) EXPECT_EQ(y[i], cplx(0.0)) << "padding element " << i;
+}
+
+TEST(IoLayout, EmbeddingsParseAndAreCheckedInOneLine) {
+  EXPECT_EQ(driver::parse_embed("64 x 50", "--inembed"), (std::vector<int64_t>{64, 50}));
+  EXPECT_EQ(driver::parse_embed("64x50x3", "--inembed"), (std::vector<int64_t>{64, 50, 3}));
+  EXPECT_EQ(driver::parse_embed("80", "--onembed"), (std::vector<int64_t>{80}));
+  for (const char *bad : {"", "64 x", "x 3", "64 y 50", "-4 x 5", "0 x 5", "1048576 x 1048576 x 2"})
+    EXPECT_THROW(driver::parse_embed(bad, "--inembed"), FormulaError) << bad;
+  auto error = [](const char *spec, std::vector<int64_t> in, std::vector<int64_t> on, bool in_place = false) {
+    driver::GenOptions o;
+    o.io.inembed = std::move(in), o.io.onembed = std::move(on), o.io.in_place = in_place, o.io.batch = 2;
+    try {
+      driver::check_io_layout(parse::parse_formula(spec), o);
+    } catch (const FormulaError &e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("DFT(4 x 6)", {4, 6, 2}, {}), "--inembed 4x6x2: the transform has 2 dimensions (4 x 6), the embedding 3");
+  EXPECT_EQ(error("DFT(4 x 6)", {}, {4, 5}), "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
+  EXPECT_EQ(error("DFT(4 x 6)", {3, 6}, {}), "--inembed 3x6: dimension 1 of the embedding (3) is smaller than the transform's (4)");
+  EXPECT_EQ(error("DFT(16)", {8, 2}, {}), "--inembed 8x2: the transform has 1 dimension (16), the embedding 2");
+  EXPECT_EQ(error("DFT(16)", {15}, {}), "--inembed 15: dimension 1 of the embedding (15) is smaller than the transform's (16)");
+  EXPECT_EQ(error("DFT(16)", {20}, {}), "no error");
+  EXPECT_EQ(error("RDFT(4 x 6)", {4, 8}, {4, 4}), "no error") << "the complex side is 4 x 4";
+  EXPECT_EQ(error("RDFT(4 x 6)", {}, {4, 3}), "--onembed 4x3: dimension 2 of the embedding (3) is smaller than the transform's (4)");
+  EXPECT_EQ(error("IRDFT(4 x 6)", {4, 4}, {4, 5}), "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
+  EXPECT_EQ(error("RDFT(16)", {16}, {9}, true).find("--inembed/--onembed with a real transform in place (RDFT(16)) are not built yet"), 0u);
+  EXPECT_EQ(error("DFT(4 x 6)", {4, 8}, {4, 7}, true).find("--in-place: input and output layouts must be the same"), 0u);
+  EXPECT_EQ(error("DFT(4 x 6)", {4, 8}, {4, 8}, true), "no error");
+  EXPECT_EQ(error("DFT(4 x 6)", {}, {4, 12}), "no error") << "rows of the two transforms interleaved: disjoint";
+  driver::GenOptions o;
+  o.io.batch = 2, o.io.onembed = {4, 12}, o.io.odist = 3;
+  EXPECT_THROW(
+      try { driver::check_io_layout(parse::parse_formula("DFT(4 x 6)"), o); } catch (const FormulaError &e) {
+        EXPECT_STREQ(e.what(), "--ostride 1 --odist 3: two outputs of the 2 x 24 elements fall on one element");
+        throw;
+      },
+      FormulaError);
+  o.io.odist.reset(), o.target = "cuda";
+  EXPECT_THROW(driver::check_io_layout(parse::parse_formula("DFT(4 x 6)"), o), FormulaError);
 }
 
 // I(b) (x) A -> (I(b/nu) (x) L (A (x) I(nu)) L) (+) ... (lower/vectorise_batch.h) is the same
