@@ -200,7 +200,7 @@ int run_search(const SearchArgs &a) {
     std::cout << fmt::format("best: {}  {} (default {}, {})\n", plan_label(r.best), format_time(r.best_ns),
                              format_time(r.default_ns),
                              r.default_ns > 0 && r.best_ns > 0 ? fmt::format("{:.2f}x", r.default_ns / r.best_ns) : "-");
-  std::cout << "formula: " << print(r.best.formula) << "\n";
+  std::cout << "formula: " << print_brief(r.best.formula) << "\n";
 
   if (!a.wisdom.empty()) {
     driver::GenOptions g = o.eval.gen;

@@ -533,7 +533,7 @@ backends::EmitOptions emit_options(const Compilation &c) {
   else if (block_layout_kernel(c))
     emit.header_lines.push_back(fmt::format("data layout: {} (docs/streaming.md, \"Block data layouts\")",
                                             lower::layout_name(c.options.layout)));
-  if (c.expansion.formula) add_wrapped(emit.header_lines, "formula: ", print(c.expansion.formula));
+  if (c.expansion.formula) add_wrapped(emit.header_lines, "formula: ", print_brief(c.expansion.formula));
   return emit;
 }
 

@@ -17,29 +17,39 @@ int level(const Spl &f) {
   }
 }
 
-void print_to(std::string &out, const Spl &f);
+void print_to(std::string &out, const Spl &f, std::size_t max_list);
 
 // An operand that is itself an infix expression is always parenthesised: the parser would not
 // need it where the operand binds tighter, but "(A (x) I(4)) * T(16,4)" reads better.
-void print_operand(std::string &out, const Spl &child) {
+void print_operand(std::string &out, const Spl &child, std::size_t max_list) {
   if (level(child) < 3) {
     out += '(';
-    print_to(out, child);
+    print_to(out, child, max_list);
     out += ')';
   } else {
-    print_to(out, child);
+    print_to(out, child, max_list);
   }
 }
 
 // The operator of kind `op` between the operands, with a space on either side.
-void print_infix(std::string &out, const Spl &f, SplKind op) {
+void print_infix(std::string &out, const Spl &f, SplKind op, std::size_t max_list) {
   for (std::size_t i = 0; i < f->children.size(); ++i) {
     if (i) out += fmt::format(" {} ", kind_token(op));
-    print_operand(out, f->children[i]);
+    print_operand(out, f->children[i], max_list);
   }
 }
 
-void print_to(std::string &out, const Spl &f) {
+// The entries of a list, or "<N entries>" where there are more than max_list (0: no limit).
+template <class T, class Print>
+void print_list(std::string &out, const std::vector<T> &v, std::size_t max_list, Print entry) {
+  if (max_list > 0 && v.size() > max_list) {
+    out += fmt::format("<{} entries>", v.size());
+    return;
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + entry(v[i]);
+}
+
+void print_to(std::string &out, const Spl &f, std::size_t max_list) {
   const char *name = kind_token(f->kind);  // the keyword of a leaf
   switch (f->kind) {
     case SplKind::DFT:
@@ -59,7 +69,7 @@ void print_to(std::string &out, const Spl &f) {
     }
     case SplKind::Dense: {
       out += fmt::format("{}({},{}, [", name, f->rows, f->cols);
-      for (std::size_t i = 0; i < f->diag.size(); ++i) out += (i ? ", " : "") + print_complex(f->diag[i]);
+      print_list(out, f->diag, max_list, print_complex);
       out += "])";
       break;
     }
@@ -70,7 +80,10 @@ void print_to(std::string &out, const Spl &f) {
     case SplKind::WideDense: {
       std::size_t n = std::size_t(f->rows * f->cols);
       out += fmt::format("{}({},{}, [", name, f->rows, f->cols);
-      for (std::size_t i = 0; i < 2 * n; ++i) out += (i == n ? "], [" : i ? ", " : "") + print_complex(f->diag[i]);
+      if (max_list > 0 && 2 * n > max_list)
+        out += fmt::format("<{} entries>], [<{} entries>", n, n);
+      else
+        for (std::size_t i = 0; i < 2 * n; ++i) out += (i == n ? "], [" : i ? ", " : "") + print_complex(f->diag[i]);
       out += "])";
       break;
     }
@@ -85,25 +98,25 @@ void print_to(std::string &out, const Spl &f) {
       break;
     case SplKind::Diag: {
       out += fmt::format("{}(", name);
-      for (std::size_t i = 0; i < f->diag.size(); ++i) out += (i ? ", " : "") + print_complex(f->diag[i]);
+      print_list(out, f->diag, max_list, print_complex);
       out += ')';
       break;
     }
     case SplKind::Perm: {
       out += fmt::format("{}(", name);
-      for (std::size_t i = 0; i < f->perm.size(); ++i) out += fmt::format("{}{}", i ? ", " : "", f->perm[i]);
+      print_list(out, f->perm, max_list, [](int64_t k) { return fmt::format("{}", k); });
       out += ')';
       break;
     }
-    case SplKind::Tensor: print_infix(out, f, f->marked ? SplKind::TileTensor : SplKind::Tensor); break;
-    case SplKind::Compose: print_infix(out, f, f->marked ? SplKind::Fence : SplKind::Compose); break;
-    case SplKind::DirectSum: print_infix(out, f, SplKind::DirectSum); break;
+    case SplKind::Tensor: print_infix(out, f, f->marked ? SplKind::TileTensor : SplKind::Tensor, max_list); break;
+    case SplKind::Compose: print_infix(out, f, f->marked ? SplKind::Fence : SplKind::Compose, max_list); break;
+    case SplKind::DirectSum: print_infix(out, f, SplKind::DirectSum, max_list); break;
     case SplKind::Tagged: {
       out += tag_name(f->tag.kind);
       out += '(';
       for (std::size_t i = 0; i < f->tag.params.size(); ++i) out += fmt::format("{}{}", i ? "," : "", f->tag.params[i]);
       out += ")[ ";
-      print_to(out, f->children.front());
+      print_to(out, f->children.front(), max_list);
       out += " ]";
       break;
     }
@@ -123,7 +136,13 @@ std::string print_complex(cplx v) {
 
 std::string print(const Spl &f) {
   std::string out;
-  print_to(out, f);
+  print_to(out, f, 0);
+  return out;
+}
+
+std::string print_brief(const Spl &f, std::size_t max_list) {
+  std::string out;
+  print_to(out, f, max_list);
   return out;
 }
 

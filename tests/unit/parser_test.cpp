@@ -111,6 +111,16 @@ TEST(Parser, RoundTripsTextOfEveryNodeKind) {
   }
 }
 
+// print_brief: long lists as "<N entries>", short ones and everything else as print() has them.
+TEST(Parser, BriefPrintShortensLongListsOnly) {
+  Spl f = make_compose({make_diag(std::vector<cplx>(100, cplx(0.5, 0))), tensor(make_identity(25), make_dft(4))});
+  EXPECT_EQ(print_brief(f, 8), "Diag(<100 entries>) * (I(25) (x) DFT(4))");
+  EXPECT_EQ(print_brief(make_perm({1, 0, 3, 2}), 4), "Perm(1, 0, 3, 2)");
+  EXPECT_EQ(print_brief(make_perm({1, 0, 3, 2}), 3), "Perm(<4 entries>)");
+  EXPECT_EQ(print_brief(f, 100), print(f));
+  EXPECT_EQ(print_brief(make_dense(2, 3, std::vector<cplx>(6, cplx(1, 0))), 4), "Mat(2,3, [<6 entries>])");
+}
+
 TEST(Parser, CooleyTukey) {
   Spl f = parse::parse_formula("(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)");
   Spl g = make_compose({tensor(make_dft(4), make_identity(4)), make_twiddle(16, 4),
