@@ -84,13 +84,17 @@ constexpr int64_t kRealCodeletEntries = 1024;
 
 double log_distance(int64_t a, int64_t b) { return std::abs(std::log2(double(a)) - std::log2(double(b))); }
 
-// 4 x a codelet size whose balanced split has no factor a multiple of 4 (36, 60, 100): as
+// 4 x a codelet size whose balanced split has no factor a multiple of 4 (36, 60): as
 // (N/4) x 4 the 4-point stage is one vector per column (AVX2 double) and the codelet stage
-// runs across 4 columns; as 6 x 10 or 10 x 10 every vector loop has a remainder. Measured
-// 1.2-1.4x the balanced split in double and float; where the balanced split has a multiple
-// of 4 (24 = 4 x 6, 96 = 8 x 12) it stays (float 96 as 24 x 4 was 0.6x).
+// runs across 4 columns; as 6 x 6 or 6 x 10 every vector loop has a remainder. Measured
+// 1.2-1.4x the balanced split in double and float (Zen 3, AVX2), and again 1.0-1.2x on Zen 4
+// (AVX2 and AVX-512, interleaved A/B in one bench run); where the balanced split has a
+// multiple of 4 (24 = 4 x 6, 96 = 8 x 12) it stays (float 96 as 24 x 4 was 0.6x). Only for a
+// codelet of up to 16 points: 100 as 25 x 4 runs its 576-operation DFT(25) on 4 lanes, and
+// 10 x 10 was 1.16x / 1.82x (double / float) of it with AVX-512, 0.96x / 1.11x with AVX2 (Zen 4).
+constexpr int64_t kRadixFourLastMax = 16;
 bool prefers_radix_four_last(int64_t N) {
-  if (N % 4 != 0 || N / 4 > ExpansionKnobs::kCodeletMax) return false;
+  if (N % 4 != 0 || N / 4 > kRadixFourLastMax) return false;
   int64_t m = balanced_split(N);
   return m % 4 != 0 && (N / m) % 4 != 0;
 }

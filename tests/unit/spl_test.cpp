@@ -161,7 +161,7 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   EXPECT_EQ(top_split(96, true), Split(8, 12));
   EXPECT_EQ(top_split(60, false), Split(6, 10));
   EXPECT_EQ(top_split(60, true), Split(15, 4));         // vector: 4 x a codelet, the 4 last
-  EXPECT_EQ(top_split(100, true), Split(25, 4));
+  EXPECT_EQ(top_split(100, true), Split(10, 10));       // but not past a 16-point codelet
   EXPECT_EQ(top_split(2048, true), Split(64, 32));      // vector: the codelet last
   EXPECT_EQ(top_split(3072, true), Split(96, 32));
   EXPECT_EQ(top_split(8192, true), Split(8, 1024));     // vector: a child of about 1024
