@@ -9,6 +9,8 @@
 
 #include "generator/driver/pipeline.h"
 #include "generator/ir/dense.h"
+#include "generator/lower/pencil_ranks.h"
+#include "generator/lower/spl_to_sigma.h"
 
 namespace splgen::driver {
 namespace {
@@ -93,6 +95,19 @@ INSTANTIATE_TEST_SUITE_P(Specs, Overlap1d,
                                            Case{"DFT(144)", 3, 2, Precision::Float}, Case{"DFT(324, -1)", 3, 3},
                                            Case{"DFT(256)", 4, 2}, Case{"DFT(1024)", 4, 4, Precision::Float},
                                            Case{"par(2,1)[DFT(256)]", 0, 4}));
+
+// The split: the preferred n (the par rules') where p K divides n and N/n, else the most even one.
+TEST(Overlap1dSplit, PreferredWhereItFitsElseTheMostEven) {
+  const auto lower_compute = [](const Spl &s) { return lower::lower_to_sigma(s); };
+  const Spl spec = make_dft(64);
+  const std::vector<cplx> x = random_vector(64);
+  const std::vector<cplx> want = apply_matrix(to_dense(spec), x);
+  for (const auto &[preferred, twiddles] : {std::pair<int64_t, const char *>{16, "T(64,16)"}, {2, "T(64,8)"}, {0, "T(64,8)"}}) {
+    const lower::RankProgram p = lower::distribute_1d(spec, 2, 2, preferred, lower_compute);
+    EXPECT_NE(print(p).find(twiddles), std::string::npos) << preferred << "\n" << print(p);
+    EXPECT_LT(max_error(lower::simulate_ranks(p, x), want), 1e-9) << print(p);
+  }
+}
 
 // No split N = m n with p K dividing m and n: one line naming the numbers; cyclic refused.
 TEST(Overlap1dErrors, RefusedInOneLine) {
