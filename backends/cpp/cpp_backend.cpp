@@ -59,6 +59,39 @@ std::string computed_slice(const std::string &name, const Buffer &b, const std::
       fmt::arg("S", r.worker_stride), fmt::arg("C", b.size), fmt::arg("real", real), fmt::arg("name", name));
 }
 
+// The slices of the W = workers_per_rank chunk workers of one rank (docs/mpi.md, "Overlap"):
+// worker w's are entries [w * S, + C) (S = C), so rank w / W's W slices are one run of W C
+// entries, computed together when a thread first asks for one of them: the rank's chunks call
+// the step in turn, and a cache of one slice would recompute it for every chunk.
+std::string computed_rank_slices(const std::string &name, const Buffer &b, const std::string &real) {
+  const Buffer::Recipe &r = b.recipe;
+  if (r.worker_stride != b.size) throw std::invalid_argument(fmt::format("emit_cpp: table {} has gaps between its slices", b.name));
+  return fmt::format(
+      "// entries [worker * {S}, + {C}) of T({N}, {n}, {k}) in diagonal order, from the {W} slices of this rank's\n"
+      "// chunk workers worker / {W} * {W} .. + {W}, computed together once.\n"
+      "static const {real} *{name}_values(long worker) {{\n"
+      "  static thread_local long cached = -1;\n"
+      "  static thread_local std::vector<{real}> table;\n"
+      "  const long rank = worker / {W};\n"
+      "  if (cached != rank) {{\n"
+      "    table.resize(2 * {WC}L);\n"
+      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
+      "    for (long i = 0; i < {WC}L; ++i) {{\n"
+      "      const long q = rank * {WC}L + i;\n"
+      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
+      "      if (e < 0) e += {N}L;\n"
+      "      table[2 * i] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
+      "      table[2 * i + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
+      "    }}\n"
+      "    cached = rank;\n"
+      "  }}\n"
+      "  return table.data() + 2 * {C}L * (worker % {W});\n"
+      "}}\n",
+      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
+      fmt::arg("S", r.worker_stride), fmt::arg("C", b.size), fmt::arg("W", r.workers_per_rank),
+      fmt::arg("WC", r.workers_per_rank * b.size), fmt::arg("real", real), fmt::arg("name", name));
+}
+
 // A twiddle table too large to print (megabytes of literals): a function that fills it on
 // first use (thread-safe static initialisation) from long double cos/sin: the entries are
 // then within an ulp of the printed ones (which come from octant-reduced long double).
@@ -681,8 +714,9 @@ struct Emitter : simd::ScalarNames {
       if (b.values.empty()) throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
       if (!file_scope.empty()) file_scope += "\n";
       if (is_computed_table(b)) {
-        file_scope += b.recipe.worker_stride > 0 ? computed_slice(buffer_names[i], b, real)
-                                                 : computed_table(buffer_names[i], b, real);
+        file_scope += b.recipe.workers_per_rank > 1 ? computed_rank_slices(buffer_names[i], b, real)
+                      : b.recipe.worker_stride > 0   ? computed_slice(buffer_names[i], b, real)
+                                                     : computed_table(buffer_names[i], b, real);
         continue;
       }
       if (auto it = presplit.find(int(i)); it != presplit.end()) {

@@ -160,8 +160,10 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
       if (chunked_exchange(i - 1) && !step.column_offset)
         s += fmt::format("    if ((err = MPI_Wait(&requests.r[{}][c], MPI_STATUS_IGNORE)) != MPI_SUCCESS) return err;\n",
                          request[i - 1]);
-      s += fmt::format("    {0}_unit::{0}({1} + c * {3}, {2} + c * {4}, rank);\n", step.local.name, out[i], in, 2 * slice,
-                       2 * (step.column_offset ? step.column_offset : slice));
+      // chunk workers: chunk c of this rank is the step's worker rank * K + c (its own twiddles)
+      s += fmt::format("    {0}_unit::{0}({1} + c * {3}, {2} + c * {4}, {5});\n", step.local.name, out[i], in, 2 * slice,
+                       2 * (step.column_offset ? step.column_offset : slice),
+                       step.chunk_workers ? fmt::format("rank * {} + c", step.chunks) : "rank");
       if (chunked_exchange(i + 1)) {
         const RankLoops::Step &x = r.steps[i + 1];
         const int64_t xblock = 2 * (slice / (x.group.size ? x.group.size : r.ranks));

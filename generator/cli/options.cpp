@@ -71,7 +71,7 @@ void add_decomposition_options(CLI::App *cmd, std::string &decomposition, std::s
   cmd->add_option("--grid", grid, "--decomposition pencil: the grid of ranks (default: the squarest that fits)")
       ->type_name("P0xP1");
   cmd->add_option("--overlap", overlap,
-                  "2D/3D slab and pencil kernels: each exchange in K chunks (MPI_Ialltoall), overlapping the compute on the others")
+                  "distributed kernels (1D, slab, pencil): each exchange in K chunks (MPI_Ialltoall), overlapping the compute on the others")
       ->check(CLI::Range(1, 1024))
       ->type_name("K");
 }

@@ -331,13 +331,9 @@ bool distributed_kernel(const Compilation &c) {
                                    ranks, c.spec->rows, print(c.spec)));
   if (c.options.grid[0] > 0 && c.options.decomposition != lower::Decomposition::Pencil)
     throw FormulaError("--grid p0xp1: the grid of --decomposition pencil (docs/mpi.md)");
-  if (c.options.overlap > 1 && c.options.decomposition == lower::Decomposition::Slab) {
-    if (c.spec->kind != SplKind::DFTnd && !(c.spec->kind == SplKind::Tagged && c.spec->children.front()->kind == SplKind::DFTnd))
-      throw FormulaError(fmt::format("--overlap {}: 1D kernels do not overlap their exchanges yet; 2D and 3D slab and pencil "
-                                     "kernels do (docs/mpi.md)", c.options.overlap));
-    if (c.options.distribution != lower::Distribution::Block)
-      throw FormulaError(fmt::format("--overlap {} with --distribution cyclic: not built yet (docs/mpi.md)", c.options.overlap));
-  }
+  if (c.options.overlap > 1 && c.options.decomposition == lower::Decomposition::Slab &&
+      c.options.distribution != lower::Distribution::Block)
+    throw FormulaError(fmt::format("--overlap {} with --distribution cyclic: not built yet (docs/mpi.md)", c.options.overlap));
   if (c.options.decomposition == lower::Decomposition::Pencil) {
     if (c.options.distribution != lower::Distribution::Block)
       throw FormulaError("--decomposition pencil with --distribution cyclic: pencils have a distribution of their own (docs/mpi.md)");
@@ -347,12 +343,29 @@ bool distributed_kernel(const Compilation &c) {
 }
 
 // A kernel whose ranks' steps are built in code (lower/pencil_ranks.h), not from the par rules'
-// stages: pencils, and slabs with --overlap (the Sum_par stages have no chunks).
+// stages: pencils, and slab and 1D kernels with --overlap (the Sum_par stages have no chunks).
 bool steps_in_code_kernel(const Compilation &c) {
   return (c.options.decomposition == lower::Decomposition::Pencil || c.options.overlap > 1) && distributed_kernel(c);
 }
 
-// A pencil or slab-overlap kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
+// The n of the split DFT(N) = (DFT(m) (x) I(n)) T(N, n) (I(m) (x) DFT(n)) L(N, m) that the par
+// rules take for the kernel without overlap (its twiddles T(N, n)); 0 when there is none. The
+// 1D overlap kernel prefers it: the same stages, so --overlap K against 1 compares the chunks only.
+int64_t par_split(const Compilation &c, int ranks) {
+  std::function<int64_t(const Spl &)> find = [&](const Spl &f) -> int64_t {
+    if (f->kind == SplKind::Twiddle && f->a == c.spec->rows) return f->b;
+    for (const Spl &child : f->children)
+      if (int64_t n = find(child)) return n;
+    return 0;
+  };
+  try {
+    return find(expand::expand(ranked_spec(c.spec, ranks), selected_breakdown_rules(c), expand_options(c.options)).formula);
+  } catch (const FormulaError &) {  // no split the par rules distribute: the overlap kernel takes its own
+    return 0;
+  }
+}
+
+// A pencil, slab-overlap or 1D-overlap kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
 lower::RankProgram run_steps_in_code(const Compilation &c) {
   const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
   const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
@@ -360,6 +373,10 @@ lower::RankProgram run_steps_in_code(const Compilation &c) {
   const auto lower_compute = [&](const Spl &compute) {
     return lower::lower_to_sigma(expand::expand(compute, breakdown, o).formula);
   };
+  Spl inner = c.spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (c.options.decomposition == lower::Decomposition::Slab && inner->kind == SplKind::DFT)
+    return lower::distribute_1d(c.spec, ranks, c.options.overlap, par_split(c, ranks), lower_compute);
   if (c.options.decomposition == lower::Decomposition::Slab)
     return lower::distribute_slabs(c.spec, ranks, c.options.overlap, lower_compute);
   return lower::distribute_pencils(c.spec, lower::pencil_grid(lower::pencil_dims(c.spec), ranks, c.options.grid),

@@ -41,10 +41,13 @@ RankLoops rank_loops(const lower::RankProgram &p, const std::string &name,
   RankLoops r;
   static_cast<RankShape &>(r) = p;
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
-    RankLoops::Step step{p.steps[i].exchange, {}, p.steps[i].group, p.steps[i].chunks, p.steps[i].column_offset};
+    const lower::RankStep &s = p.steps[i];
+    RankLoops::Step step{s.exchange, {}, s.group, s.chunks, s.column_offset, s.chunk_workers};
     if (!step.exchange) {
-      step.local = lower::slice_rank_tables(lower(p.steps[i].local, fmt::format("{}_step{}", name, i)));
-      step.local.workers = has_parallel_loop(step.local) ? p.ranks : 1;
+      // a step of chunk workers: each rank keeps the twiddles of its own chunks together
+      const int per_rank = s.chunk_workers ? s.chunks : 1;
+      step.local = lower::slice_rank_tables(lower(s.local, fmt::format("{}_step{}", name, i)), per_rank);
+      step.local.workers = has_parallel_loop(step.local) ? p.ranks * per_rank : 1;
     }
     r.steps.push_back(std::move(step));
   }

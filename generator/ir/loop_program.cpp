@@ -24,7 +24,8 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
                                const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
                                const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks,
-                               const std::function<int64_t(std::size_t)> &column_offset) {
+                               const std::function<int64_t(std::size_t)> &column_offset,
+                               const std::function<bool(std::size_t)> &chunk_workers) {
   if (int64_t(x.size()) != r.points) throw std::invalid_argument("interpret: input size mismatch");
   std::vector<std::vector<cplx>> v(std::size_t(r.ranks), std::vector<cplx>(std::size_t(r.local)));
   for (int64_t k = 0; k < r.ranks; ++k)
@@ -40,7 +41,7 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
         cplx *out = next[std::size_t(k)].data() + c * slice;
         if (!group) {
           const std::vector<cplx> in(v[std::size_t(k)].begin() + c * from, v[std::size_t(k)].begin() + c * from + size);
-          const std::vector<cplx> y = local(i, k, in);
+          const std::vector<cplx> y = local(i, chunk_workers(i) ? k * slices + c : k, in);
           std::copy(y.begin(), y.end(), out);
           continue;
         }
@@ -62,7 +63,8 @@ std::vector<cplx> interpret(const RankLoops &r, const std::vector<cplx> &x) {
   return run_on_ranks(
       r, r.steps.size(), [&](std::size_t i) { return r.steps[i].exchange ? std::optional<RankGroup>(r.steps[i].group) : std::nullopt; },
       [&](std::size_t i, int64_t k, const std::vector<cplx> &v) { return interpret(r.steps[i].local, v, k); }, x,
-      [&](std::size_t i) { return r.steps[i].chunks; }, [&](std::size_t i) { return r.steps[i].column_offset; });
+      [&](std::size_t i) { return r.steps[i].chunks; }, [&](std::size_t i) { return r.steps[i].column_offset; },
+      [&](std::size_t i) { return r.steps[i].chunk_workers; });
 }
 
 std::vector<cplx> interpret(const LoopProgram &p, const std::vector<cplx> &x) {

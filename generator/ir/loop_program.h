@@ -46,6 +46,7 @@ struct RankLoops : RankShape {
     RankGroup group;  // an exchange's
     int chunks = 1;   // > 1 (--overlap): run on each of `chunks` consecutive slices (docs/mpi.md, "Overlap")
     int64_t column_offset = 0;  // > 0: chunk c reads the whole input from point c * column_offset on (lower::RankStep)
+    bool chunk_workers = false;  // chunk c of rank k runs the parallel loop's iteration k * chunks + c (lower::RankStep)
   };
   std::vector<Step> steps;
 };
@@ -58,11 +59,13 @@ int64_t global_index(const RankShape &shape, bool input, int64_t k, int64_t o);
 // local(i, rank, rank's part); each on chunks(i) consecutive slices of the rank's part, one
 // after another (an exchange of a slice: its block d to the group's rank d); a local step with
 // column_offset(i) > 0 reads, for chunk c, its whole input from point c * column_offset(i) on.
+// local's second argument is the worker: the rank k, or k * chunks(i) + c where chunk_workers(i).
 std::vector<cplx> run_on_ranks(const RankShape &shape, std::size_t steps,
                                const std::function<std::optional<RankGroup>(std::size_t)> &exchange,
                                const std::function<std::vector<cplx>(std::size_t, int64_t, const std::vector<cplx> &)> &local,
                                const std::vector<cplx> &x, const std::function<int(std::size_t)> &chunks,
-                               const std::function<int64_t(std::size_t)> &column_offset);
+                               const std::function<int64_t(std::size_t)> &column_offset,
+                               const std::function<bool(std::size_t)> &chunk_workers);
 
 struct LoopProgram {
   Function loops;                         // the loop IR (its dense meaning is the formula's)

@@ -59,6 +59,9 @@ struct Buffer {
   struct Recipe {
     int64_t N = 0, n = 0, k = 0;
     int64_t worker_stride = 0;
+    // > 1: workers come in groups of this many per rank (chunk workers, docs/mpi.md
+    // "Overlap"), whose slices a rank computes and keeps together
+    int workers_per_rank = 1;
   } recipe;
   bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no

@@ -172,7 +172,8 @@ std::vector<cplx> simulate_ranks(const RankProgram &p, const std::vector<cplx> &
         env[local->var.id] = k;
         return apply_to(local->children.front(), v, env);
       },
-      x, [&](std::size_t i) { return p.steps[i].chunks; }, [&](std::size_t i) { return p.steps[i].column_offset; });
+      x, [&](std::size_t i) { return p.steps[i].chunks; }, [&](std::size_t i) { return p.steps[i].column_offset; },
+      [&](std::size_t i) { return p.steps[i].chunk_workers; });
 }
 
 std::string print(const RankProgram &p) {
@@ -192,7 +193,8 @@ std::string print(const RankProgram &p) {
       continue;
     }
     const RankStep &s = p.steps[i];
-    const std::string whole = s.column_offset ? fmt::format(", chunk c reading all of its input from point c*{} on", s.column_offset) : "";
+    std::string whole = s.column_offset ? fmt::format(", chunk c reading all of its input from point c*{} on", s.column_offset) : "";
+    if (s.chunk_workers) whole += fmt::format(", chunk c of rank k as worker k*{} + c", s.chunks);
     out += fmt::format("step {}: local{}{}\n", i, s.chunks > 1 ? fmt::format(", on each of {} chunks of {} points", s.chunks,
                                                                           p.local / s.chunks) : "", whole)
            + print(p.steps[i].local);

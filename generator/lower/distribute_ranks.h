@@ -41,6 +41,10 @@ struct RankStep {
   // whole input, from point c * column_offset on, not a slice; it runs once all of the exchange
   // before it has arrived
   int64_t column_offset = 0;
+  // true (a chunked step whose chunks differ, as the twiddles of a 1D kernel's chunks of
+  // columns do): `local`'s Sum_par runs over ranks * chunks workers, chunk c of rank k being
+  // worker k * chunks + c, so each chunk's index functions are those of its own worker
+  bool chunk_workers = false;
 };
 
 // N points, N / ranks per rank; x_packet (y_packet): the packet of x's (y's) cyclic

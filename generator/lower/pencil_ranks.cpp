@@ -171,4 +171,69 @@ RankProgram distribute_slabs(const Spl &spec, int ranks, int overlap, const std:
   return prog;
 }
 
+namespace {
+
+// The most even split N = m n (m >= n) with q | m and q | n; {0, 0} when there is none.
+std::pair<int64_t, int64_t> even_split(int64_t N, int64_t q) {
+  std::pair<int64_t, int64_t> best{0, 0};
+  for (int64_t n = q; n * n <= N; n += q)
+    if (N % n == 0 && (N / n) % q == 0) best = {N / n, n};
+  return best;
+}
+
+// The largest loop variable id in s, so that a Sum_par around it gets one of its own.
+int largest_var(const Sigma &s) {
+  int id = s->kind == SigmaKind::Sum ? s->var.id : -1;
+  for (const Sigma &c : s->children) id = std::max(id, largest_var(c));
+  return id;
+}
+
+}  // namespace
+
+RankProgram distribute_1d(const Spl &spec, int ranks, int overlap, int64_t preferred_n,
+                          const std::function<Sigma(const Spl &)> &lower_compute) {
+  Spl inner = spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (inner->kind != SplKind::DFT) throw FormulaError(fmt::format("--overlap {}: not a 1D DFT: {}", overlap, splgen::print(spec)));
+  const int64_t N = inner->a, root = inner->b, p = ranks, K = overlap;
+  const bool preferred = preferred_n > 0 && N % preferred_n == 0 && preferred_n % (p * K) == 0 && (N / preferred_n) % (p * K) == 0;
+  const auto [m, n] = preferred ? std::pair<int64_t, int64_t>{N / preferred_n, preferred_n} : even_split(N, p * K);
+  if (p < 2 || K < 1 || !m)
+    throw FormulaError(fmt::format("--overlap {}: DFT({}) on {} ranks needs a split {} = m n with {}*{} = {} dividing m and n "
+                                   "(each rank's m/{} and n/{} columns in {} chunks), and has none (docs/mpi.md)", K, N, p, N, p,
+                                   K, p * K, p, p, K));
+  // a: the rows of x (n x m) a rank holds; b: the columns of it, of Z = (I(m) (x) DFT(n)) L x
+  // (m x n) rows, after the first exchange; e: Z's columns after the second; bk, ek: a chunk's
+  const int64_t a = n / p, b = m / p, e = n / p, bk = b / K, ek = e / K;
+  RankProgram prog;
+  prog.ranks = ranks, prog.points = N, prog.local = N / p;
+  auto step = [&](Sigma local, int chunks, int64_t column_offset, bool workers = false) {
+    RankStep s{false, {}, std::move(local), chunks};
+    s.column_offset = column_offset, s.chunk_workers = workers;
+    prog.steps.push_back(std::move(s));
+  };
+  auto exchange = [&] { prog.steps.push_back(RankStep{true, {}, nullptr, int(K)}); };
+  // Chunk c: columns d b + c bk + [0, bk) of the rank's a rows, for each rank d, read from point
+  // c bk of x on and written in send order (block d: a x bk).
+  step(sigma_gather(compose(fn_layout(a * p, bk, 1, b), swap_digits(p, a, bk))), int(K), bk);
+  exchange();
+  // Received: chunk c of rank k is the n x bk columns j = w bk + [0, bk) of x, w = k K + c:
+  // DFT(n) on each, the twiddles of row j of Z (T's entries j n + t), and column block d of Z
+  // (e columns) to rank d.
+  const Sigma dfts = lower_compute(make_tensor({make_identity(bk), make_dft(n, root)}));
+  const LoopVar w{largest_var(dfts) + 1, p * K};
+  const Sigma twiddles = sigma_diag(make_twiddle(N, n, root), fn_h(bk * n, N, Affine::var(w, bk * n), 1));
+  step(sigma_sum(w, sigma_compose({sigma_gather(swap_digits(p, bk, e)), twiddles, dfts, sigma_gather(swap_digits(bk, n, 1))}),
+                 SumMode::Parallel),
+       int(K), 0, true);
+  exchange();
+  // Received: K slices (c) of p blocks (k) of bk x e, rows k b + c bk + [0, bk) of Z: the slab
+  // kernel's second half (distribute_slabs) with its a0 = b rows and C = e columns.
+  const IndexFn gather = compose(fn_layout(m, ek, 1, e), swap_digits(p, K, bk * ek));
+  step(sigma_compose({lower_compute(make_tensor({make_dft(m, root), make_identity(ek)})), sigma_gather(gather)}), int(K), ek);
+  exchange();
+  step(sigma_gather(compose(swap_digits(p, K, b * ek), swap_digits(b, p * K, ek))), 1, 0);
+  return prog;
+}
+
 }  // namespace splgen::lower

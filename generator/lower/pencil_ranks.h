@@ -58,6 +58,20 @@ RankProgram distribute_pencils(const Spl &spec, std::array<int, 2> grid, int ove
 // in y's order. K must divide m/p and R/p (FormulaError, one line).
 RankProgram distribute_slabs(const Spl &spec, int ranks, int overlap, const std::function<Sigma(const Spl &)> &lower_compute);
 
+// The 1D kernel of DFT(N) (maybe under a par tag) on `ranks` ranks with --overlap K, built in
+// code as the slabs are: Cooley-Tukey DFT(mn) = (DFT(m) (x) I(n)) T(mn, n) (I(m) (x) DFT(n)) L(mn, m)
+// on x as an n x m array, x and y in blocks of N/p points as the kernel without overlap
+// (distribute_ranks.h), and its three exchanges. The packing of x and the first exchange run
+// on K chunks of the m/p columns each rank receives (the packing reads columns of the whole
+// part, RankStep::column_offset); DFT(n) and its twiddles on chunk c of rank k are those of
+// worker k K + c (RankStep::chunk_workers: the twiddles depend on the columns' global index),
+// then the second exchange, chunk by chunk; DFT(m), the third exchange and the unpacking into
+// y are the slab kernel's second half on the rank's n/p columns. m and n: preferred_n (the par
+// rules' split, the first stage of the kernel without overlap) where p K divides both, else the
+// most even split (m >= n) with p K dividing both; FormulaError (one line) when there is none.
+RankProgram distribute_1d(const Spl &spec, int ranks, int overlap, int64_t preferred_n,
+                          const std::function<Sigma(const Spl &)> &lower_compute);
+
 // The dimensions of a 3D DFT spec (under its tags); FormulaError for another spec.
 std::array<int64_t, 3> pencil_dims(const Spl &spec);
 

@@ -68,7 +68,7 @@ class SliceLoads : public LoopMutator {
 
 }  // namespace
 
-Function slice_rank_tables(const Function &f) {
+Function slice_rank_tables(const Function &f, int workers_per_rank) {
   std::optional<LoopVar> k = f.body ? parallel_var(f.body) : std::nullopt;
   if (!k) return f;
   SliceFinder finder(f, *k);
@@ -77,7 +77,10 @@ Function slice_rank_tables(const Function &f) {
   SliceLoads slicer(finder.slices, *k);
   out.body = slicer.mutate(f.body);
   for (const auto &[buffer, c] : finder.slices)
-    if (c > 0) out.buffers[std::size_t(buffer)].size = c, out.buffers[std::size_t(buffer)].recipe.worker_stride = c;
+    if (c > 0) {
+      Buffer &b = out.buffers[std::size_t(buffer)];
+      b.size = c, b.recipe.worker_stride = c, b.recipe.workers_per_rank = workers_per_rank;
+    }
   return out;
 }
 

@@ -8,6 +8,9 @@
 
 namespace splgen::lower {
 
-Function slice_rank_tables(const Function &f);
+// workers_per_rank > 1 (chunk workers, lower/distribute_ranks.h RankStep::chunk_workers): the
+// parallel loop's workers k W .. k W + W - 1 are rank k's chunks, and the buffer's
+// Recipe::workers_per_rank says so, so that the rank computes its W slices together, once.
+Function slice_rank_tables(const Function &f, int workers_per_rank = 1);
 
 }  // namespace splgen::lower

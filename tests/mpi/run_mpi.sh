@@ -50,6 +50,11 @@ cases=(
   "DFT(32 x 32 x 32)|4|32,32,32|--overlap 2 --isa $isa"
   "DFT(16 x 16 x 16, -1)|2|16,16,16|--overlap 4 --isa $isa"
   "DFT(12 x 9 x 10)|3|12,9,10|--overlap 2 --precision float"
+  "DFT(4096)|2|4096|--overlap 2 --isa $isa"
+  "DFT(4096)|4|4096|--overlap 4 --inverse --precision float --isa $isa"
+  "DFT(2304)|3|2304|--overlap 2"
+  "DFT(65536, -1)|4|65536|--overlap 2 --precision float"
+  "DFT(2^20)|2|1048576|--overlap 4 --isa $isa"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
@@ -76,12 +81,13 @@ done
 # Sizes the ranks do not divide, and splits the par rules cannot distribute: one line, exit 2.
 # Pencils: a grid that does not divide the sizes, no grid that does, not 3D, a grid of other ranks,
 # --grid without pencils, chunks that do not divide a rank's rows (pencils; slabs: rows of m, then
-# columns after the first exchange), --overlap on a 1D kernel.
+# columns after the first exchange; 1D: no split N = m n with p K dividing m and n), --overlap
+# with the cyclic distribution.
 for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1" "DFT(6 x 6 x 9)|4|--decomposition pencil" \
   "DFT(8 x 8 x 6)|4|--decomposition pencil --grid 1x4" "DFT(64 x 64)|4|--decomposition pencil" \
   "DFT(8 x 8 x 8)|4|--decomposition pencil --grid 2x4" "DFT(8 x 8 x 8)|4|--grid 2x2" \
-  "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 2" "DFT(64 x 64)|4|--overlap 3" \
-  "DFT(12 x 6 x 9)|3|--overlap 4"; do
+  "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 8" "DFT(64 x 64)|4|--overlap 3" \
+  "DFT(12 x 6 x 9)|3|--overlap 4" "DFT(4096)|2|--overlap 3" "DFT(4096)|2|--overlap 2 --distribution cyclic"; do
   IFS='|' read -r spec ranks flags <<<"$bad"
   # shellcheck disable=SC2086
   if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" $flags -o "$work/bad.cpp" 2>&1); then

@@ -106,8 +106,8 @@ TEST(PencilKernelErrors, RefusedInOneLine) {
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // one process
   o.target = "mpi", o.ranks = 4, o.decomposition = lower::Decomposition::Slab, o.grid = {2, 2};
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // --grid without pencils
-  o.grid = {0, 0}, o.overlap = 2;
-  EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);          // --overlap: not 1D (slab_overlap_test.cpp)
+  o.grid = {0, 0}, o.overlap = 4;
+  EXPECT_THROW(run_pipeline("DFT(64)", o), FormulaError);          // no 64 = m n with 16 | m, n (overlap_1d_test.cpp)
   o.decomposition = lower::Decomposition::Pencil, o.overlap = 3;
   EXPECT_THROW(run_pipeline("DFT(8 x 8 x 8)", o), FormulaError);   // 3 does not divide m/p0 = 4
 }
