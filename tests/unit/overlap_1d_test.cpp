@@ -11,23 +11,13 @@
 #include "generator/ir/dense.h"
 #include "generator/lower/pencil_ranks.h"
 #include "generator/lower/spl_to_sigma.h"
+#include "tests/support/rank_test_support.h"
 
 namespace splgen::driver {
 namespace {
 
-std::vector<cplx> random_vector(int64_t n) {
-  std::mt19937_64 rng(uint64_t(n) * 2654435761u);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<cplx> x(static_cast<std::size_t>(n));
-  for (cplx &v : x) v = cplx(u(rng), u(rng));
-  return x;
-}
-
-double max_error(const std::vector<cplx> &a, const std::vector<cplx> &b) {
-  double e = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) e = std::max(e, std::abs(a[i] - b[i]));
-  return e;
-}
+using testing::max_error;
+std::vector<cplx> random_vector(int64_t n) { return testing::random_vector(n, 2654435761u); }
 
 struct Case {
   std::string spec;
