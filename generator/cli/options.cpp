@@ -132,23 +132,18 @@ CLI::Validator finite_range(double lo, double hi) {
 
 namespace {
 
-// --inembed / --onembed "A x B": the validator makes a bad value a usage error before the
-// callback parses it again into the dimensions.
+// --inembed / --onembed "A x B": a value that is no list of dimensions is a usage error.
 void add_embed_option(CLI::App *cmd, const std::string &name, std::vector<int64_t> &embed, const char *side) {
-  CLI::Validator dims(
-      [name](std::string &value) -> std::string {
-        try {
-          driver::parse_embed(value, name);
-          return "";
-        } catch (const FormulaError &e) {
-          return e.what();
-        }
-      },
-      "");  // the type name says it
-  cmd->add_option_function<std::string>(name, [&embed, name](const std::string &v) { embed = driver::parse_embed(v, name); },
+  auto parse = [&embed, name](const std::string &v) {
+    try {
+      embed = driver::parse_embed(v);
+    } catch (const FormulaError &e) {
+      throw CLI::ValidationError(name, e.what());
+    }
+  };
+  cmd->add_option_function<std::string>(name, parse,
                                         fmt::format("FFTW's {}: the dimensions of the array each transform's {} is a "
                                                     "subarray of (default: the transform's, dense)", name.substr(2), side))
-      ->check(dims)
       ->type_name("\"A x B\"");
 }
 

@@ -219,14 +219,14 @@ int64_t IoSide::at(int64_t j) const {
   return pos * stride;
 }
 
-std::vector<int64_t> parse_embed(const std::string &text, const std::string &option) {
+std::vector<int64_t> parse_embed(const std::string &text) {
   std::vector<int64_t> dims;
   std::string digits;
-  auto bad = [&] { return FormulaError(fmt::format("{} '{}': expected dimensions like \"64 x 50\"", option, text)); };
+  auto bad = [&] { return FormulaError(fmt::format("'{}': expected dimensions like \"64 x 50\"", text)); };
   auto flush = [&] {
     if (digits.empty() || digits.size() > 12) throw bad();
     dims.push_back(std::stoll(digits));
-    if (dims.back() < 1) throw FormulaError(fmt::format("{} '{}': dimensions must be at least 1", option, text));
+    if (dims.back() < 1) throw FormulaError(fmt::format("'{}': dimensions must be at least 1", text));
     digits.clear();
   };
   for (char c : text) {
@@ -238,7 +238,7 @@ std::vector<int64_t> parse_embed(const std::string &text, const std::string &opt
   int64_t elements = 1;  // a bound that keeps every position (times a stride) inside int64
   for (int64_t d : dims) {
     if (d > (int64_t(1) << 40) / elements)
-      throw FormulaError(fmt::format("{} '{}': more than 2^40 elements", option, text));
+      throw FormulaError(fmt::format("'{}': more than 2^40 elements", text));
     elements *= d;
   }
   return dims;

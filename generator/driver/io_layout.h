@@ -32,8 +32,8 @@ struct IoLayoutOptions {
 };
 
 // "64 x 50" (the dimension syntax of DFT(64 x 48)) as {64, 50}; FormulaError (one line,
-// naming `option`) for anything else or a dimension below 1.
-std::vector<int64_t> parse_embed(const std::string &text, const std::string &option);
+// naming the text) for anything else or a dimension below 1.
+std::vector<int64_t> parse_embed(const std::string &text);
 
 struct GenOptions;
 

@@ -45,6 +45,7 @@ struct SplitKnobs {
   static constexpr int64_t kInCacheChild = 1024;
   static constexpr int64_t kInCacheMax = 32768;  // points; 512 KiB of complex double (Zen 3 L2)
   static constexpr int64_t kOutOfCacheRadix = 128;
+  static constexpr int64_t kRadixFourLastMax = 16;  // the (N/4) x 4 split: N/4 a codelet up to this (below)
 };
 
 void collect_dft_sizes(const Spl &f, std::vector<int64_t> &out) {
@@ -92,9 +93,8 @@ double log_distance(int64_t a, int64_t b) { return std::abs(std::log2(double(a))
 // multiple of 4 (24 = 4 x 6, 96 = 8 x 12) it stays (float 96 as 24 x 4 was 0.6x). Only for a
 // codelet of up to 16 points: 100 as 25 x 4 runs its 576-operation DFT(25) on 4 lanes, and
 // 10 x 10 was 1.16x / 1.82x (double / float) of it with AVX-512, 0.96x / 1.11x with AVX2 (Zen 4).
-constexpr int64_t kRadixFourLastMax = 16;
 bool prefers_radix_four_last(int64_t N) {
-  if (N % 4 != 0 || N / 4 > kRadixFourLastMax) return false;
+  if (N % 4 != 0 || N / 4 > SplitKnobs::kRadixFourLastMax) return false;
   int64_t m = balanced_split(N);
   return m % 4 != 0 && (N / m) % 4 != 0;
 }

@@ -1,10 +1,14 @@
-// What the distributed-kernel unit tests share: random inputs and the largest difference.
+// What the distributed-kernel unit tests share: random inputs, the largest difference, and the
+// cases, options and header lines of the overlap tests.
 #pragma once
 #include <algorithm>
+#include <ostream>
+#include <string>
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include "generator/driver/pipeline.h"
 #include "generator/ir/dense.h"
 
 namespace splgen::driver::testing {
@@ -22,6 +26,33 @@ inline double max_error(const std::vector<cplx> &a, const std::vector<cplx> &b) 
   double e = 0;
   for (std::size_t i = 0; i < a.size(); ++i) e = std::max(e, std::abs(a[i] - b[i]));
   return e;
+}
+
+// One kernel of an overlap test: SPEC on RANKS ranks (0: the spec's own par tag), --overlap K.
+struct OverlapCase {
+  std::string spec;
+  int ranks;
+  int overlap;
+  Precision precision = Precision::Double;
+};
+inline void PrintTo(const OverlapCase &c, std::ostream *os) {
+  *os << c.spec << " on " << c.ranks << " ranks, --overlap " << c.overlap;
+}
+
+inline GenOptions overlap_options(int ranks, int overlap, Precision precision = Precision::Double) {
+  GenOptions o;
+  o.target = "mpi", o.ranks = ranks, o.overlap = overlap, o.precision = precision;
+  return o;
+}
+
+// The header comment's lines on the distribution of x and y ("none" for a missing one).
+inline std::string distribution(const std::string &source) {
+  std::string out;
+  for (const char *line : {"// distributed: ", "// x: ", "// y: "}) {
+    const std::size_t at = source.find(line);
+    out += at == std::string::npos ? "none\n" : source.substr(at, source.find('\n', at) - at + 1);
+  }
+  return out;
 }
 
 }  // namespace splgen::driver::testing

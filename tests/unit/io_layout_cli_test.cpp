@@ -158,7 +158,7 @@ TEST_F(IoLayoutCliTest, BadLayoutsAreOneLineErrors) {
   expect_error({"gen", "DFT(8)", "--in-place", "--wisdom", "none.wisdom"}, "--wisdom with --batch");
   expect_error({"gen", "DFT(64)", "--batch", "2", "--target", "mpi", "--ranks", "2"}, "with threads, ranks, a target other than cpp or cuda");
   expect_error({"gen", "DFT(8)", "--batch", "x"}, "--batch");
-  expect_error({"gen", "DFT(4 x 6)", "--inembed", "4 y 6"}, "--inembed '4 y 6': expected dimensions like \"64 x 50\"");
+  expect_error({"gen", "DFT(4 x 6)", "--inembed", "4 y 6"}, "--inembed: '4 y 6': expected dimensions like \"64 x 50\"");
   expect_error({"gen", "DFT(4 x 6)", "--onembed", "4x5"}, "--onembed 4x5: dimension 2 of the embedding (5) is smaller than the transform's (6)");
   expect_error({"gen", "DFT(4 x 6)", "--inembed", "4"}, "--inembed 4: the transform has 2 dimensions (4 x 6), the embedding 1");
   expect_error({"gen", "RDFT(16)", "--in-place", "--inembed", "20"}, "--inembed/--onembed with a real transform in place (RDFT(16)) are not built yet");

@@ -271,11 +271,11 @@ TEST(IoLayout, EmbeddedProgramsComputeEveryTransform) {
 }
 
 TEST(IoLayout, EmbeddingsParseAndAreCheckedInOneLine) {
-  EXPECT_EQ(driver::parse_embed("64 x 50", "--inembed"), (std::vector<int64_t>{64, 50}));
-  EXPECT_EQ(driver::parse_embed("64x50x3", "--inembed"), (std::vector<int64_t>{64, 50, 3}));
-  EXPECT_EQ(driver::parse_embed("80", "--onembed"), (std::vector<int64_t>{80}));
+  EXPECT_EQ(driver::parse_embed("64 x 50"), (std::vector<int64_t>{64, 50}));
+  EXPECT_EQ(driver::parse_embed("64x50x3"), (std::vector<int64_t>{64, 50, 3}));
+  EXPECT_EQ(driver::parse_embed("80"), (std::vector<int64_t>{80}));
   for (const char *bad : {"", "64 x", "x 3", "64 y 50", "-4 x 5", "0 x 5", "1048576 x 1048576 x 2"})
-    EXPECT_THROW(driver::parse_embed(bad, "--inembed"), FormulaError) << bad;
+    EXPECT_THROW(driver::parse_embed(bad), FormulaError) << bad;
   auto error = [](const char *spec, std::vector<int64_t> in, std::vector<int64_t> on, bool in_place = false) {
     driver::GenOptions o;
     o.io.inembed = std::move(in), o.io.onembed = std::move(on), o.io.in_place = in_place, o.io.batch = 2;

@@ -19,29 +19,10 @@ namespace {
 using testing::max_error;
 std::vector<cplx> random_vector(int64_t n) { return testing::random_vector(n, 2654435761u); }
 
-struct Case {
-  std::string spec;
-  int ranks;
-  int overlap;
-  Precision precision = Precision::Double;
-};
-
-void PrintTo(const Case &c, std::ostream *os) { *os << c.spec << " on " << c.ranks << " ranks, --overlap " << c.overlap; }
-
+using testing::distribution;
+using Case = testing::OverlapCase;
 GenOptions options(int ranks, int overlap, Precision precision = Precision::Double) {
-  GenOptions o;
-  o.target = "mpi", o.ranks = ranks, o.overlap = overlap, o.precision = precision;
-  return o;
-}
-
-// The header comment's lines on the distribution of x and y.
-std::string distribution(const std::string &source) {
-  std::string out;
-  for (const char *line : {"// distributed: ", "// x: ", "// y: "}) {
-    const std::size_t at = source.find(line);
-    out += at == std::string::npos ? "none\n" : source.substr(at, source.find('\n', at) - at + 1);
-  }
-  return out;
+  return testing::overlap_options(ranks, overlap, precision);
 }
 
 class Overlap1d : public ::testing::TestWithParam<Case> {};
