@@ -3,6 +3,7 @@
 // simulated on one process with NaN in every padding position the exchanges do not fill (so any
 // padding that reaches y's rows shows), and the loop programs, against the spec's dense matrix;
 // the distribution FFTW-MPI's; MPI_Alltoallv only where the split is uneven; the refusals.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,12 +34,15 @@ TEST_P(UnevenSlabs, EveryRanksStepsMeanTheSpec) {
   ASSERT_TRUE(k.program.ranks);
   const lower::RankProgram &p = *k.distributed;
   EXPECT_EQ(p.exchanges(), 2) << print(p);
-  const int64_t m = p.slab_rows, a0 = p.row_block, P = c.ranks;
+  const int64_t m = p.slab_rows, a0 = p.row_block, P = p.ranks;
   ASSERT_GT(m, 0) << print(p);
   EXPECT_EQ(a0, (m + P - 1) / P);  // FFTW-MPI's default block
   EXPECT_EQ(p.row_points * m, k.spec->rows);
   int64_t rows = 0;
-  for (int64_t r = 0; r < P; ++r) rows += p.rows_of(r), EXPECT_LE(p.rows_of(r), a0);
+  for (int64_t r = 0; r < P; ++r) {
+    rows += p.rows_of(r);
+    EXPECT_LE(p.rows_of(r), a0);
+  }
   EXPECT_EQ(rows, m);
   const std::vector<cplx> x = testing::random_vector(k.spec->cols, 7919);
   const std::vector<cplx> want = apply_matrix(to_dense(k.spec), x);
@@ -67,6 +71,7 @@ INSTANTIATE_TEST_SUITE_P(Specs, UnevenSlabs,
                                            Case{"DFT(3 x 4 x 5, -1)", 4, 1},  // P > m, and R = 20 on 4
                                            Case{"DFT(12 x 10)", 4, 1},        // P | m, not R
                                            Case{"DFT(5 x 4)", 4, 1},          // P | R, not m; rank 3 holds no row
+                                           Case{"DFT(9 x 2)", 3, 1},          // P > R: rank 2 holds no column
                                            Case{"par(3,1)[DFT(8 x 5)]", 0, 1}));
 
 // FFTW-MPI's default: 100 rows on 3 ranks are 34, 34, 32; 5 on 4 are 2, 2, 1, 0.
