@@ -1,5 +1,6 @@
 // The program `splgen bench --target mpi` compiles beside each kernel and runs under mpirun
-// (mpi_bench.h). It prints one line: "RESULT <splgen ns> <fftw ns> <relative rms error>".
+// (mpi_bench.h). It prints one line: "RESULT <splgen ns> <fftw ns> <relative rms error> <exchange ns>
+// <node ns> <copy ns>".
 #include "generator/measure/mpi_bench.h"
 
 namespace splgen::measure {
@@ -12,6 +13,7 @@ const std::string &mpi_bench_program() {
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -28,6 +30,7 @@ typedef double real;
 #endif
 
 extern "C" int KERNEL(real *y, const real *x, MPI_Comm comm);
+extern "C" void NODE(real *y, const real *x);  // the sequential DFT of a rank's points
 
 #ifndef ROW_BLOCK
 #define ROW_BLOCK 0  // > 0: an uneven slab kernel's a0, each rank's buffers a0 rows of m (docs/mpi.md)
@@ -144,15 +147,20 @@ int main(int argc, char **argv) {
   auto exchange = [&] { MPI_Alltoall(x.data(), block, SPLGEN_MPI_REAL, y.data(), block, SPLGEN_MPI_REAL, MPI_COMM_WORLD); };
   long iterations = 1;  // each sample at least MIN_SECONDS
   while (sample(ours, iterations) * double(iterations) < MIN_SECONDS && iterations < (1L << 20)) iterations *= 2;
-  std::vector<double> t_ours, t_theirs, t_exchange;
+  // the model's node and memory, every rank at once (y_fftw is only timed from here on)
+  auto node = [&] { NODE(y_fftw.data(), x.data()); };
+  auto copy = [&] { std::memcpy(y_fftw.data(), x.data(), sizeof(real) * 2 * local); };
+  std::vector<double> t_ours, t_theirs, t_exchange, t_node, t_copy;
   for (int r = 0; r < REPS; ++r) {  // interleaved
     t_ours.push_back(sample(ours, iterations));
     t_theirs.push_back(sample(theirs, iterations));
     t_exchange.push_back(sample(exchange, iterations));
+    t_node.push_back(sample(node, iterations));
+    t_copy.push_back(sample(copy, iterations));
   }
   if (rank == 0)
-    std::printf("RESULT %.6g %.6g %.3g %.6g\n", median(t_ours) * 1e9, median(t_theirs) * 1e9, std::sqrt(total[0] / total[1]),
-                median(t_exchange) * 1e9);
+    std::printf("RESULT %.6g %.6g %.3g %.6g %.6g %.6g\n", median(t_ours) * 1e9, median(t_theirs) * 1e9,
+                std::sqrt(total[0] / total[1]), median(t_exchange) * 1e9, median(t_node) * 1e9, median(t_copy) * 1e9);
   FFTW(destroy_plan)(plan);
   FFTW(mpi_cleanup)();
   MPI_Finalize();
