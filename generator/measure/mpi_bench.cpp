@@ -54,16 +54,18 @@ MpiBenchRow run_one(const std::string &spec_text, const MpiBenchOptions &o, cons
   const bool single = o.precision == Precision::Float;
   const std::string binary = dir.file("bench");
   const std::string compile = fmt::format(
-      "mpicxx -std=c++17 {} -DOMPI_SKIP_MPICXX=1 -DKERNEL=splgen_bench_kernel -DSPLGEN_FLOAT={} -DDIMS={} -DGRID={} -DSIGN={} "
-      "-DNODE=splgen_bench_node -DREPS={} -DMIN_SECONDS={} {} {} {} -o {} {}",
-      o.flags, single ? 1 : 0, dims, grid, fftw_sign(c.spec), o.repetitions, o.min_sample_seconds, shell_quote(kernel),
-      shell_quote(node), shell_quote(program), shell_quote(binary), single ? "-lfftw3f_mpi -lfftw3f -lm" : "-lfftw3_mpi -lfftw3 -lm");
+      "mpicxx -std=c++17 {} -DOMPI_SKIP_MPICXX=1 -DKERNEL=splgen_bench_kernel -DSPLGEN_FLOAT={} -DDIMS={} -DGRID={} -DROW_BLOCK={} "
+      "-DSIGN={} -DNODE=splgen_bench_node -DREPS={} -DMIN_SECONDS={} {} {} {} -o {} {}",
+      o.flags, single ? 1 : 0, dims, grid, c.distributed ? c.distributed->row_block : 0, fftw_sign(c.spec), o.repetitions,
+      o.min_sample_seconds, shell_quote(kernel), shell_quote(node), shell_quote(program), shell_quote(binary),
+      single ? "-lfftw3f_mpi -lfftw3f -lm" : "-lfftw3_mpi -lfftw3 -lm");
   auto [status, output] = run_command(compile);
   if (status != 0) throw CompileError(compile, status, output);
   auto [code, out] = run_command(fmt::format("{} -np {} {}", kMpirun, o.ranks, shell_quote(binary)));
   MpiBenchRow row{spec_text, c.spec->rows, c.distributed ? c.distributed->exchanges() : 0, 0, 0, 0};
   if (grid != "0,0") row.spec += fmt::format(" pencil {}x{}", c.distributed->grid[0], c.distributed->grid[1]);
   if (o.overlap > 1) row.spec += fmt::format(" overlap {}", o.overlap);
+  if (c.distributed && c.distributed->slab_rows) row.spec += " uneven";
   std::size_t at = out.find("RESULT ");
   if (code != 0 || at == std::string::npos) {  // the program's ERROR line, else mpirun's first line
     std::size_t from = out.find("ERROR");
