@@ -99,13 +99,8 @@ class Printer {
   }
 
   // Consecutive iterations touch consecutive complex elements.
-  bool contiguous(const Idx &index) const {
-    const Affine *a = as_affine(index);
-    if (!a) return false;
-    for (auto &[v, c] : a->terms)
-      if (v.id == var_.id) return c == 1;
-    return false;
-  }
+  // (base + var with a base of div/mod of outer loops: generator/lower/contiguous_runs.h)
+  bool contiguous(const Idx &index) const { return unit_stride(index, var_.id); }
 
   bool narrow(int buffer) const { return kind_.bits() == 512 && loop_.narrow_loads.count(buffer) > 0; }
 

@@ -25,6 +25,7 @@
 #include "generator/lower/layout_passes.h"
 #include "generator/lower/lower_with_rules.h"
 #include "generator/lower/merge_loops.h"
+#include "generator/lower/contiguous_runs.h"
 #include "generator/lower/prepare_for_printing.h"
 #include "generator/lower/schedule_registers.h"
 #include "generator/lower/sigma_to_loops.h"
@@ -505,6 +506,14 @@ Sigma run_lower(const Compilation &c, const Spl &f) {
                                                             : lower::Blocking{lower::kNoBlocking, 1, false});
 }
 
+// Copy loops split into runs of contiguous elements (lower/contiguous_runs.h), runs of at
+// least one vector; not for GPU programs, whose threads lower_to_gpu lays out from the loops.
+Function split_runs(const Compilation &c, const Function &f) {
+  if (backend_of(c.options).prints_gpu_programs()) return f;
+  const std::vector<int> widths = allowed_vector_widths(c.options);
+  return lower::split_contiguous_runs(f, widths.empty() ? 2 : widths.front());
+}
+
 // The loop IR, and the complex form of a kernel that is one codelet on a vector target when
 // the backend prints it (one vector per complex value beats the scalar codelet: 1.7x at 8).
 LoopProgram run_loops(const Compilation &c) {
@@ -513,7 +522,7 @@ LoopProgram run_loops(const Compilation &c) {
   if (c.distributed) {  // each local step as a kernel of its own (docs/mpi.md)
     p.ranks = rank_loops(*c.distributed, name, [&](const Sigma &step, const std::string &step_name) {
       return lower::prepare_for_printing(lower::schedule_for_registers(
-          lower::vectorize_loops(lower::sigma_to_loops(step, step_name), allowed_vector_widths(c.options),
+          lower::vectorize_loops(split_runs(c, lower::sigma_to_loops(step, step_name)), allowed_vector_widths(c.options),
                                  allowed_masked_width(c.options), vector_group_costs(c.options.isa))));
     });
     p.loops.name = name, p.loops.rows = c.spec->rows, p.loops.cols = c.spec->cols;
@@ -523,8 +532,8 @@ LoopProgram run_loops(const Compilation &c) {
   lower::StreamOptions stream{consumes(c, TagKind::Stream), c.options.dma_buffers,
                               c.options.local_memory, c.options.precision == Precision::Float ? 4 : 8};
   p.loops = lower::prepare_for_printing(lower::schedule_for_registers(
-      lower::vectorize_loops(lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
-                                                   io_layout_functions(c.spec, c.options.io)),
+      lower::vectorize_loops(split_runs(c, lower::sigma_to_loops(c.merged, name, stream, {reads_real(c.spec), writes_real(c.spec)},
+                                                                 io_layout_functions(c.spec, c.options.io))),
                              allowed_vector_widths(c.options), allowed_masked_width(c.options),
                              vector_group_costs(c.options.isa))));
   if (c.expansion.formula && has_parallel_loop(p.loops)) p.loops.workers = smp_workers(c.expansion.formula);

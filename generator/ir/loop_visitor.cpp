@@ -237,6 +237,18 @@ bool uses_var(const Idx &x, int var_id) {
   return u.found;
 }
 
+bool unit_stride(const Idx &x, int var_id) {
+  if (const Affine *a = as_affine(x)) {
+    for (auto &[v, c] : a->terms)
+      if (v.id == var_id) return c == 1;
+    return false;
+  }
+  if (x->kind != IdxKind::Add) return false;
+  bool in_a = uses_var(x->a, var_id), in_b = uses_var(x->b, var_id);
+  if (in_a == in_b) return false;
+  return unit_stride(in_a ? x->a : x->b, var_id);
+}
+
 std::vector<int> scalars_read(const Expr &e) {
   ScalarReads r;
   r.include(e);

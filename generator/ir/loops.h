@@ -37,6 +37,9 @@ const Affine *as_affine(const Idx &x);  // nullptr unless affine
 // x with loop variable var_id replaced by value, simplified again by the factories.
 Idx substitute(const Idx &x, int var_id, const Affine &value);
 bool uses_var(const Idx &x, int var_id);
+// x = (terms without var_id) + var_id: consecutive values of the variable address consecutive
+// elements (an affine x with coefficient 1, or sums whose one term using it is such).
+bool unit_stride(const Idx &x, int var_id);
 int64_t eval(const Idx &x, const Env &env);
 std::string to_string(const Idx &x);
 
