@@ -17,6 +17,8 @@ done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 isa=scalar
 grep -q ' avx2 ' /proc/cpuinfo && grep -q ' fma ' /proc/cpuinfo && isa=avx2
+wide=$isa  # the widest vectors: copy steps split into runs of whole registers (lower/contiguous_runs.h)
+grep -q ' avx512f ' /proc/cpuinfo && wide=avx512
 status=0
 # spec | ranks | dims for FFTW | extra flags
 cases=(
@@ -63,6 +65,9 @@ cases=(
   "DFT(2 x 9)|3|2,9|"
   "DFT(3 x 4 x 5, -1)|4|3,4,5|"
   "DFT(12 x 10)|4|12,10|--isa $isa"
+  "DFT(2^20)|2|1048576|--isa $wide"
+  "DFT(4096)|2|4096|--precision float --isa $wide"
+  "DFT(64 x 64)|2|64,64|--inverse --isa $wide"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
