@@ -67,7 +67,7 @@ cases=(
   "DFT(12 x 10)|4|12,10|--isa $isa"
   "DFT(2^20)|2|1048576|--isa $wide"
   "DFT(4096)|2|4096|--precision float --isa $wide"
-  "DFT(64 x 64)|2|64,64|--inverse --isa $wide"
+  "DFT(64 x 64, -1)|2|64,64|--isa $wide"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
