@@ -63,6 +63,11 @@ struct Buffer {
     // "Overlap"), whose slices a rank computes and keeps together
     int workers_per_rank = 1;
   } recipe;
+  // Table of a Rader or Bluestein Diag (generator/ir/diag_recipe.h): entry q is the Diag's
+  // entry diag_first + diag_step q. A backend may compute a large one at run time.
+  DiagRecipe diag_recipe;
+  int64_t diag_first = 0, diag_step = 1;
+  Spl diag_source;  // the lazy Diag (SplNode::lazy) of a table whose `values` are not computed
   bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
   // imaginary part to load or store.
@@ -185,6 +190,8 @@ constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 
 // Evaluates a function on an input vector (reference semantics for tests and `verify`).
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x);
+// A table's entries: `values`, or those of its lazy Diag (computed now, if not yet).
+std::vector<cplx> table_values(const Buffer &b);
 // As rank `rank` of a distributed kernel runs it (SPMD): a parallel loop runs only its
 // iteration `rank`.
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank);
