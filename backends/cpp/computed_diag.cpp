@@ -11,7 +11,9 @@ namespace {
 // The generator's long double DFT (generator/rewrite/long_dft.cpp) and its to_double
 // (generator/rewrite/functions.cpp), operation for operation: keep them in step.
 constexpr const char *kLongDft = R"(// The generator's long double DFT (generator/rewrite/long_dft.cpp): radix 2, mixed radix for
-// factors up to 64, Bluestein over a power of two for larger primes.
+// factors up to 64, Bluestein over a power of two for larger primes. The same roots of unity,
+// but each w_n^j computed once per size n (splgen_roots): the recursion asks for the same sizes
+// again and again, and long double sin and cos were most of the time.
 using splgen_lcplx = std::complex<long double>;
 
 static splgen_lcplx splgen_long_root(long n, long e) {  // exp(-2 pi i e / n), e reduced first
@@ -22,17 +24,23 @@ static splgen_lcplx splgen_long_root(long n, long e) {  // exp(-2 pi i e / n), e
   return splgen_lcplx(std::cos(t), -std::sin(t));
 }
 
+struct splgen_roots {  // w_n^j, j < n, for each n asked for
+  std::map<long, std::vector<splgen_lcplx>> of_size;
+  const std::vector<splgen_lcplx> &of(long n) {
+    std::vector<splgen_lcplx> &w = of_size[n];
+    if (w.empty()) {
+      w.resize(static_cast<std::size_t>(n));
+      for (long j = 0; j < n; ++j) w[std::size_t(j)] = splgen_long_root(n, j);
+    }
+    return w;
+  }
+};
+
 static splgen_lcplx splgen_mul(const splgen_lcplx &a, const splgen_lcplx &b) {
   return splgen_lcplx(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
 }
 
-static std::vector<splgen_lcplx> splgen_half_roots(long M) {
-  std::vector<splgen_lcplx> w(static_cast<std::size_t>(M / 2));
-  for (long j = 0; j < M / 2; ++j) w[std::size_t(j)] = splgen_long_root(M, j);
-  return w;
-}
-
-static void splgen_radix2(std::vector<splgen_lcplx> &a, const std::vector<splgen_lcplx> &roots) {
+static void splgen_radix2(std::vector<splgen_lcplx> &a, const std::vector<splgen_lcplx> &roots) {  // roots: w_N^j
   const long N = long(a.size());
   for (long i = 1, j = 0; i < N; ++i) {
     long bit = N >> 1;
@@ -52,42 +60,43 @@ static void splgen_radix2(std::vector<splgen_lcplx> &a, const std::vector<splgen
   }
 }
 
-static std::vector<splgen_lcplx> splgen_long_dft(const std::vector<splgen_lcplx> &x);
+static std::vector<splgen_lcplx> splgen_long_dft(const std::vector<splgen_lcplx> &x, splgen_roots &roots);
 
-static std::vector<splgen_lcplx> splgen_bluestein(const std::vector<splgen_lcplx> &x) {
+static std::vector<splgen_lcplx> splgen_bluestein(const std::vector<splgen_lcplx> &x, splgen_roots &roots) {
   const long N = long(x.size());
   long M = 1;
   while (M < 2 * N - 1) M *= 2;
+  const std::vector<splgen_lcplx> &w2N = roots.of(2 * N);
   std::vector<splgen_lcplx> c(static_cast<std::size_t>(N)), a(static_cast<std::size_t>(M)), b(static_cast<std::size_t>(M));
   for (long j = 0; j < N; ++j) {
-    c[std::size_t(j)] = splgen_long_root(2 * N, j * j % (2 * N));
+    c[std::size_t(j)] = w2N[std::size_t(j * j % (2 * N))];
     a[std::size_t(j)] = splgen_mul(x[std::size_t(j)], c[std::size_t(j)]);
     b[std::size_t(j)] = std::conj(c[std::size_t(j)]);
     if (j > 0) b[std::size_t(M - j)] = b[std::size_t(j)];
   }
-  const std::vector<splgen_lcplx> roots = splgen_half_roots(M);
-  splgen_radix2(a, roots);
-  splgen_radix2(b, roots);
+  const std::vector<splgen_lcplx> &wM = roots.of(M);
+  splgen_radix2(a, wM);
+  splgen_radix2(b, wM);
   for (long i = 0; i < M; ++i) a[std::size_t(i)] = std::conj(splgen_mul(a[std::size_t(i)], b[std::size_t(i)]));
-  splgen_radix2(a, roots);
+  splgen_radix2(a, wM);
   std::vector<splgen_lcplx> y(static_cast<std::size_t>(N));
   for (long r = 0; r < N; ++r)
     y[std::size_t(r)] = splgen_mul(c[std::size_t(r)], std::conj(a[std::size_t(r)])) / (long double)M;
   return y;
 }
 
-static std::vector<splgen_lcplx> splgen_mixed_radix(const std::vector<splgen_lcplx> &x, long r) {
+static std::vector<splgen_lcplx> splgen_mixed_radix(const std::vector<splgen_lcplx> &x, long r, splgen_roots &roots) {
   const long N = long(x.size()), m = N / r;
   std::vector<std::vector<splgen_lcplx>> Y(static_cast<std::size_t>(r));
   std::vector<splgen_lcplx> sub(static_cast<std::size_t>(m));
   for (long s = 0; s < r; ++s) {
     for (long l = 0; l < m; ++l) sub[std::size_t(l)] = x[std::size_t(l * r + s)];
-    Y[std::size_t(s)] = splgen_long_dft(sub);
+    Y[std::size_t(s)] = splgen_long_dft(sub, roots);
   }
-  std::vector<splgen_lcplx> wr(static_cast<std::size_t>(r)), z(static_cast<std::size_t>(r)), y(static_cast<std::size_t>(N));
-  for (long t = 0; t < r; ++t) wr[std::size_t(t)] = splgen_long_root(r, t);
+  const std::vector<splgen_lcplx> &wr = roots.of(r), &wN = roots.of(N);
+  std::vector<splgen_lcplx> z(static_cast<std::size_t>(r)), y(static_cast<std::size_t>(N));
   for (long k = 0; k < m; ++k) {
-    for (long s = 0; s < r; ++s) z[std::size_t(s)] = splgen_mul(splgen_long_root(N, s * k), Y[std::size_t(s)][std::size_t(k)]);
+    for (long s = 0; s < r; ++s) z[std::size_t(s)] = splgen_mul(wN[std::size_t(s * k)], Y[std::size_t(s)][std::size_t(k)]);
     for (long q = 0; q < r; ++q) {
       splgen_lcplx sum = 0;
       for (long s = 0; s < r; ++s) sum += splgen_mul(z[std::size_t(s)], wr[std::size_t(s * q % r)]);
@@ -97,25 +106,26 @@ static std::vector<splgen_lcplx> splgen_mixed_radix(const std::vector<splgen_lcp
   return y;
 }
 
-static std::vector<splgen_lcplx> splgen_long_dft(const std::vector<splgen_lcplx> &x) {
+static std::vector<splgen_lcplx> splgen_long_dft(const std::vector<splgen_lcplx> &x, splgen_roots &roots) {
   const long N = long(x.size());
   if (N > 0 && (N & (N - 1)) == 0) {
     std::vector<splgen_lcplx> a(x);
-    splgen_radix2(a, splgen_half_roots(N));
+    splgen_radix2(a, roots.of(N));
     return a;
   }
   if (N <= 16) {  // the O(N^2) sum
+    const std::vector<splgen_lcplx> &w = roots.of(N);
     std::vector<splgen_lcplx> y(static_cast<std::size_t>(N));
     for (long r = 0; r < N; ++r) {
       splgen_lcplx s = 0;
-      for (long j = 0; j < N; ++j) s += splgen_mul(x[std::size_t(j)], splgen_long_root(N, r * j % N));
+      for (long j = 0; j < N; ++j) s += splgen_mul(x[std::size_t(j)], w[std::size_t(r * j % N)]);
       y[std::size_t(r)] = s;
     }
     return y;
   }
   for (long d = 2; d <= 64 && d < N; ++d)
-    if (N % d == 0) return splgen_mixed_radix(x, d);
-  return splgen_bluestein(x);
+    if (N % d == 0) return splgen_mixed_radix(x, d, roots);
+  return splgen_bluestein(x, roots);
 }
 
 // Rounded to double; a part below the long double rounding noise of |v| is an exact zero.
@@ -162,7 +172,8 @@ std::string fill_statements(const DiagRecipe &r) {
                          "      b[std::size_t(j)] = splgen_long_root({n2}L, -(j * j % {n2}L * {k}L % {n2}L));\n"
                          "      if (j > 0) b[std::size_t({M}L - j)] = b[std::size_t(j)];\n"
                          "    }}\n"
-                         "    const std::vector<splgen_lcplx> d = splgen_long_dft(b);\n"
+                         "    splgen_roots roots;\n"
+                         "    const std::vector<splgen_lcplx> d = splgen_long_dft(b, roots);\n"
                          "    for (long r = 0; r < {M}L; ++r) splgen_to_double(d[std::size_t(r)] / (long double){M}L, "
                          "&all[std::size_t(2 * r)]);\n",
                          fmt::arg("n", r.n), fmt::arg("n2", 2 * r.n), fmt::arg("k", r.k), fmt::arg("M", r.M));
@@ -170,7 +181,8 @@ std::string fill_statements(const DiagRecipe &r) {
       return fmt::format("    std::vector<splgen_lcplx> c(std::size_t({N}L));\n"
                          "    for (long j = 0, v = 1; j < {N}L; ++j, v = v * {g}L % {p}L)\n"
                          "      c[std::size_t(j)] = splgen_long_root({p}L, {k}L * v % {p}L);\n"
-                         "    std::vector<splgen_lcplx> d = splgen_long_dft(c);\n"
+                         "    splgen_roots roots;\n"
+                         "    std::vector<splgen_lcplx> d = splgen_long_dft(c, roots);\n"
                          "    for (splgen_lcplx &e : d) e /= (long double){N}L;\n"
                          "    for (long j = 1; j < {N}L; ++j) splgen_to_double(d[std::size_t(j)], &all[std::size_t(2 * (j - 1))]);\n",
                          fmt::arg("p", r.n), fmt::arg("N", r.n - 1), fmt::arg("k", r.k), fmt::arg("g", r.g));

@@ -20,7 +20,7 @@ bool needs_long_dft(const Buffer &b);
 
 // The file-scope helpers of the table functions: the long double DFT (`with_dft`, for the
 // spectra) and the octant-reduced roots of unity (`with_chirp`). Printed once per file, before
-// the table functions; they need <cmath>, <complex>, <limits>, <utility> and <vector>.
+// the table functions; they need <cmath>, <complex>, <limits>, <map>, <utility> and <vector>.
 std::string computed_diag_helpers(bool with_dft, bool with_chirp);
 
 // `static const REAL *NAME_values()`: the table, filled on first use (thread-safe static

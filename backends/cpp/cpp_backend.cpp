@@ -680,7 +680,7 @@ struct Emitter : simd::ScalarNames {
     }
     if (!out.empty()) out += "\n";
     if (computed) out += "#include <cmath>\n";
-    if (diag_dft) out += "#include <complex>\n#include <limits>\n";
+    if (diag_dft) out += "#include <complex>\n#include <limits>\n#include <map>\n";
     if (diag_dft || diag_chirp) out += "#include <utility>\n";
     if (parallel) out += region.include;
     if (heap || computed) out += "#include <vector>\n";

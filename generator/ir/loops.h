@@ -63,11 +63,6 @@ struct Buffer {
     // "Overlap"), whose slices a rank computes and keeps together
     int workers_per_rank = 1;
   } recipe;
-  // Table of a Rader or Bluestein Diag (generator/ir/diag_recipe.h): entry q is the Diag's
-  // entry diag_first + diag_step q. A backend may compute a large one at run time.
-  DiagRecipe diag_recipe;
-  int64_t diag_first = 0, diag_step = 1;
-  Spl diag_source;  // the lazy Diag (SplNode::lazy) of a table whose `values` are not computed
   bool per_worker = false;  // Temp used inside a parallel loop: each worker has its own
   // Input/Output of a real transform (docs/transforms.md): one real number per element, no
   // imaginary part to load or store.
@@ -78,6 +73,11 @@ struct Buffer {
   bool packed = false;
   // Input/Output in split format: separate arrays of real and imaginary parts (x -> xr, xi).
   bool split = false;
+  // Table of a Rader or Bluestein Diag (generator/ir/diag_recipe.h): entry q is the Diag's
+  // entry diag_first + diag_step q. A backend may compute a large one at run time.
+  DiagRecipe diag_recipe;
+  int64_t diag_first = 0, diag_step = 1;
+  Spl diag_source;  // the lazy Diag (SplNode::lazy) of a table whose `values` are not computed
 };
 
 // ---- real-valued expressions ------------------------------------------------------------
