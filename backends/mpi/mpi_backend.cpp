@@ -58,8 +58,15 @@ std::string step_unit(const Function &f, const EmitOptions &o, std::set<std::str
 // back, so that no step reads the buffer it writes). A chunked exchange after a step that reads
 // its whole input (column_offset) receives into a second scratch u: that step's later chunks
 // still read the buffer the exchange would otherwise receive into.
-std::vector<std::string> step_outputs(const std::vector<RankLoops::Step> &steps) {
+std::vector<std::string> step_outputs(const RankLoops &r) {
+  const std::vector<RankLoops::Step> &steps = r.steps;
   std::vector<std::string> out(steps.size());
+  // An uneven slab kernel's padded parts fit neither x nor y: each step writes scratch t, each
+  // exchange receives into u, and only the last step writes y.
+  if (r.slab_rows) {
+    for (std::size_t i = 0; i < steps.size(); ++i) out[i] = i + 1 == steps.size() ? "y" : steps[i].exchange ? "u" : "t";
+    return out;
+  }
   for (std::size_t i = 0; i < steps.size(); ++i) {
     out[i] = (steps.size() - 1 - i) % 2 == 0 ? "y" : "t";
     if (i > 0 && steps[i].exchange && steps[i - 1].column_offset) out[i] = "u";
@@ -89,8 +96,36 @@ std::string group_comm(const std::vector<RankGroup> &groups, const RankGroup &g)
   return "comm";
 }
 
+// An uneven slab kernel (lower/uneven_slabs.h): the rank's rows of m, MPI_Alltoallv's counts
+// and displacements (in reals; block d of a padded part at d a0 C', the rows of rank d or of this
+// rank of it sent), and x's rows, read into zeroed padding where the rank has fewer than a0.
+std::string uneven_slab_prologue(const RankLoops &r, const std::string &real) {
+  const int64_t m = r.slab_rows, a0 = r.row_block, R = r.row_points, P = r.ranks, Cp = r.local / (P * a0);
+  if (2 * r.local > INT_MAX) throw std::invalid_argument("emit_mpi: an exchange displacement does not fit an MPI count (int)");
+  std::string s = fmt::format("  // rows: this rank's rows of m = {0} (FFTW-MPI's local_n0); x holds rows * {1} points\n"
+                              "  const int rows = std::max(0, std::min({0}, (rank + 1) * {2}) - rank * {2});\n", m, R, a0);
+  s += fmt::format("  int *const theirs = counts.data(), *const mine = theirs + {0}, *const at = mine + {0};\n"
+                   "  for (int d = 0; d < {0}; ++d) {{\n"
+                   "    theirs[d] = {1} * std::max(0, std::min({2}, (d + 1) * {3}) - d * {3});\n"
+                   "    mine[d] = {1} * rows;\n"
+                   "    at[d] = {4} * d;\n  }}\n", P, 2 * Cp, m, a0, 2 * a0 * Cp);
+  s += fmt::format("  const {0} *x_rows = x;\n"
+                   "  if (rows < {1}) {{  // the rows past the rank's own: zeros, not what lies past x's part\n"
+                   "    std::fill(std::copy(x, x + {2}L * rows, u), u + {3}L, {0}(0));\n"
+                   "    x_rows = u;\n  }}\n", real, a0, 2 * R, 2 * a0 * R);
+  return s;
+}
+
+// One MPI_Alltoallv of an uneven slab kernel: block d of each padded part at displacement
+// at[d], only the valid rows sent (the sender's own rows, or the receiver's).
+std::string uneven_exchange(const std::string &in, const std::string &out, ExchangeCounts counts, const std::string &mpi_real) {
+  const bool sender = counts == ExchangeCounts::SenderRows;
+  return fmt::format("  if ((err = MPI_Alltoallv({0}, {2}, at, {4}, {1}, {3}, at, {4}, comm)) != MPI_SUCCESS) return err;\n", in, out,
+                     sender ? "mine" : "theirs", sender ? "theirs" : "mine", mpi_real);
+}
+
 std::string kernel_body(const RankLoops &r, const std::string &name, Precision p) {
-  const std::vector<std::string> out = step_outputs(r.steps);
+  const std::vector<std::string> out = step_outputs(r);
   const bool scratch = std::count(out.begin(), out.end(), "t") > 0, second = std::count(out.begin(), out.end(), "u") > 0;
   const std::string real = real_type(p), mpi_real = p == Precision::Float ? "MPI_FLOAT" : "MPI_DOUBLE";
   std::string s = fmt::format("extern \"C\" {} {{\n", declaration(name, p));
@@ -100,15 +135,17 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
   s += "  // A rank that cannot run (a null pointer, no memory) makes every rank return: no rank is left\n"
        "  // waiting in an exchange.\n";
   s += "  int ok = x != nullptr && y != nullptr && static_cast<const void *>(x) != static_cast<const void *>(y);\n";
-  if (scratch)
-    s += fmt::format("  static thread_local std::vector<{}> scratch;\n"
-                     "  try {{\n    scratch.resize({});\n  }} catch (const std::bad_alloc &) {{\n    ok = 0;\n  }}\n",
-                     real, (second ? 4 : 2) * r.local);
+  if (scratch)  // zeroed when first made: the padding of an uneven slab kernel is never garbage
+    s += fmt::format("  static thread_local std::vector<{}> scratch;\n{}"
+                     "  try {{\n    scratch.resize({});\n{}  }} catch (const std::bad_alloc &) {{\n    ok = 0;\n  }}\n",
+                     real, r.slab_rows ? "  static thread_local std::vector<int> counts;  // MPI_Alltoallv's\n" : "",
+                     (second ? 4 : 2) * r.local, r.slab_rows ? fmt::format("    counts.resize({});\n", 3 * r.ranks) : "");
   s += "  int all = 0;\n"
        "  if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return MPI_ERR_OTHER;\n"
        "  if (!all) return MPI_ERR_BUFFER;\n";
   if (scratch) s += fmt::format("  {} *const t = scratch.data();\n", real);
   if (second) s += fmt::format("  {} *const u = t + {};\n", real, 2 * r.local);
+  if (r.slab_rows) s += uneven_slab_prologue(r, real);
   s += "  int err = MPI_SUCCESS;\n";
   const std::vector<RankGroup> groups = groups_of(r);
   if (!groups.empty()) {
@@ -136,7 +173,7 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
   std::vector<int> request(r.steps.size(), -1);  // a chunked exchange's row of requests
   for (std::size_t i = 0, e = 0; i < r.steps.size(); ++i)
     if (chunked_exchange(i)) request[i] = int(e++);
-  std::string in = "x";
+  std::string in = r.slab_rows ? "x_rows" : "x";
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const RankLoops::Step &step = r.steps[i];
     const int64_t group = step.group.size ? step.group.size : r.ranks, slice = r.local / step.chunks;
@@ -146,6 +183,8 @@ std::string kernel_body(const RankLoops &r, const std::string &name, Precision p
     if (step.exchange && step.chunks > 1) {  // started by the step before, in its loop
       if (i == 0 || r.steps[i - 1].exchange || r.steps[i - 1].chunks != step.chunks)
         throw std::invalid_argument("emit_mpi: a chunked exchange without a chunked step before it");
+    } else if (step.exchange && step.group.counts != ExchangeCounts::Blocks) {
+      s += uneven_exchange(in, out[i], step.group.counts, mpi_real);
     } else if (step.exchange) {
       s += fmt::format("  if ((err = MPI_Alltoall({0}, {2}, {3}, {1}, {2}, {3}, {4})) != MPI_SUCCESS) return err;\n", in,
                        out[i], block, mpi_real, comm);
@@ -192,6 +231,18 @@ std::vector<std::string> distribution_lines(const RankLoops &r) {
   };
   int exchanges = 0;
   for (const RankLoops::Step &s : r.steps) exchanges += s.exchange;
+  if (r.slab_rows) {
+    const int64_t m = r.slab_rows, a0 = r.row_block, R = r.row_points;
+    const std::string rows = fmt::format("rank k holds rows [k*{0}, min({1}, (k+1)*{0})) of the {1} rows of {2} points (FFTW-MPI's default: "
+                                         "local_n0 = min({0}, max(0, {1} - k*{0})), local_0_start = k*{0}; the last ranks fewer rows, "
+                                         "{3} on rank {4})", a0, m, R, r.rows_of(r.ranks - 1), r.ranks - 1);
+    return {fmt::format("distributed: {} MPI ranks, uneven slabs of {} rows of m = {}; {} all-to-all exchanges (MPI_Alltoallv); "
+                        "NAME(y, x, comm) on every rank of a communicator of {} ranks (docs/mpi.md)", r.ranks, a0, m, exchanges, r.ranks),
+            "x: " + rows, "y: the same rows of y",
+            fmt::format("allocation: x and y each of {0} complex values ({1} rows of {2}) on every rank, as FFTW-MPI's alloc_local: "
+                        "the kernel reads local_n0*{2} points of x and writes all {0} of y, its rows past local_n0 padding",
+                        a0 * R, a0, R)};
+  }
   if (r.grid[0] > 0) {
     const int64_t m = r.dims[0], n = r.dims[1], q = r.dims[2], p0 = r.grid[0], p1 = r.grid[1];
     return {fmt::format("distributed: {} MPI ranks, {} points each, pencils of a {} x {} grid (rank k = a*{} + b); {} all-to-all "
@@ -215,6 +266,7 @@ std::string emit_mpi(const LoopProgram &program, const EmitOptions &options) {
   const RankLoops &r = ranks_of(program);
   std::set<std::string> includes{"#include <mpi.h>", "#include <new>", "#include <vector>"};
   std::vector<std::string> order{"#include <mpi.h>", "#include <new>", "#include <vector>"};
+  if (r.slab_rows) includes.insert("#include <algorithm>"), order.insert(order.begin() + 1, "#include <algorithm>");
   std::string units, helpers;
   for (const RankLoops::Step &s : r.steps)
     if (!s.exchange) units += "\n" + step_unit(s.local, options, includes, order, helpers);

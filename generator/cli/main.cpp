@@ -319,7 +319,34 @@ bool verify_line(const std::string &lhs, const std::string &rhs, const Matrix &x
   return ok;
 }
 
+// verify --ranks P: the distributed kernel of SPEC (--target mpi), each rank's steps after the
+// merge simulated on one process, and the ranks' loop programs, against SPEC's dense matrix
+// (docs/mpi.md, "How it is made").
+int run_verify_ranks(const Options &o) {
+  driver::GenOptions g = gen_options(o);
+  g.target = "mpi";
+  driver::Compilation r;
+  try {
+    r = driver::start(o.spec, g);
+    driver::run_until(r, driver::Stage::Loops);
+  } catch (const FormulaError &e) {
+    std::cout << fmt::format("FAIL: {} on {} ranks cannot be distributed ({})\n", o.spec, o.ranks, one_line(e.what()));
+    check_stdout();
+    return kExitVerifyFailed;
+  }
+  const std::string spec = print(r.spec);
+  check_dense_size(r.spec->rows, r.spec->cols);
+  const Matrix dense = to_dense(o.against.empty() ? r.spec : parse::parse_formula(o.against));
+  const lower::RankProgram &p = *r.distributed;
+  const Matrix steps = probe_matrix(p.points, p.points, [&](const std::vector<cplx> &x) { return lower::simulate_ranks(p, x); });
+  bool ok = verify_line(fmt::format("ranks' steps (merged, {} ranks simulated)", p.ranks), spec, steps, dense);
+  ok &= verify_line(fmt::format("loop IR ({} ranks)", p.ranks), spec, to_dense(r.program), dense);
+  check_stdout();
+  return ok ? kExitOk : kExitVerifyFailed;
+}
+
 int run_verify(const Options &o) {
+  if (o.ranks > 1) return run_verify_ranks(o);
   Spl formula = parse::parse_formula(o.spec);
   std::string formula_text = print(formula);
   // A real transform alone is checked against its definition computed another way: through
@@ -412,6 +439,8 @@ int run(int argc, char **argv) {
   add_spec(ver, o, "SPL formula, e.g. \"(DFT(4) (x) I(4)) * T(16,4) * (I(4) (x) DFT(4)) * L(16,4)\"");
   ver->add_option("--against", o.against, "Formula to compare with (default: DFT(n), n the size of FORMULA)")
       ->type_name("SPEC");
+  add_ranks_options(ver, o.ranks, o.distribution);  // the distributed kernel's steps against SPEC (docs/mpi.md)
+  add_decomposition_options(ver, o.decomposition, o.grid, o.overlap);
 
   CLI::App *rules = app.add_subcommand("rules", "Check or list rules (docs/rule-language.md)");
   rules->require_subcommand(1);

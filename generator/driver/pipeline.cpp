@@ -29,6 +29,7 @@
 #include "generator/lower/schedule_registers.h"
 #include "generator/lower/sigma_to_loops.h"
 #include "generator/lower/spl_to_sigma.h"
+#include "generator/lower/uneven_slabs.h"
 #include "generator/lower/vectorise_batch.h"
 #include "generator/lower/vectorize_loops.h"
 #include "generator/parse/formula_parser.h"
@@ -306,6 +307,25 @@ bool inplace_kernel(const Compilation &c) {
   return c.options.io.in_place && block_layout_kernel(c) && c.spec->children.front()->kind == SplKind::DFT;
 }
 
+// A slab kernel whose ranks do not divide the sizes (lower/uneven_slabs.h): FFTW-MPI's default
+// distribution, padded inside, MPI_Alltoallv exchanges.
+bool uneven_slab_kernel(const Compilation &c) {
+  return c.options.decomposition == lower::Decomposition::Slab &&
+         lower::uneven_slabs(c.spec, c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec));
+}
+
+// A 1D DFT(N) on P ranks needs a split N = m n with P | m and P | n (P^2 | N): the par rules'
+// stages and the 1D overlap kernel both exchange whole blocks of an m x n array. One line that
+// says so, before the expansion looks for a split and finds none.
+void check_1d_split(const Spl &spec, int ranks) {
+  Spl inner = spec;
+  while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (inner->kind != SplKind::DFT || inner->a % (int64_t(ranks) * ranks) == 0) return;
+  throw FormulaError(fmt::format("{} on {} ranks: a 1D kernel needs a split {} = m n with {} dividing both m and n ({}^2 = {} "
+                                 "dividing {}), and there is none; uneven distributions are built for 2D and 3D slabs only "
+                                 "(docs/mpi.md)", print(spec), ranks, inner->a, ranks, ranks, int64_t(ranks) * ranks, inner->a));
+}
+
 // A kernel whose ranks run the par tag's stages (docs/mpi.md); the flags that ask for one are
 // refused where it cannot be.
 bool distributed_kernel(const Compilation &c) {
@@ -326,9 +346,18 @@ bool distributed_kernel(const Compilation &c) {
   if (c.options.threads > 1) throw FormulaError("--threads with --ranks: threads inside each rank are not built yet (docs/mpi.md)");
   check_distributable(c.spec);
   const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
-  if (c.spec->rows % ranks)
+  const bool uneven = uneven_slab_kernel(c);
+  if (c.spec->rows % ranks && !uneven)
     throw FormulaError(fmt::format("{} ranks do not divide the {} points of {}: each rank holds an equal part (docs/mpi.md)",
                                    ranks, c.spec->rows, print(c.spec)));
+  check_1d_split(c.spec, ranks);
+  if (uneven && c.options.distribution != lower::Distribution::Block)
+    throw FormulaError(fmt::format("--distribution cyclic: {} on {} ranks is an uneven slab kernel, in FFTW-MPI's block "
+                                   "distribution only (docs/mpi.md)", print(c.spec), ranks));
+  if (uneven && c.options.overlap > 1)
+    throw FormulaError(fmt::format("--overlap {}: {} on {} ranks is an uneven slab kernel (the ranks do not divide m or a row "
+                                   "of m), whose MPI_Alltoallv exchanges are not chunked yet (docs/mpi.md)",
+                                   c.options.overlap, print(c.spec), ranks));
   if (c.options.grid[0] > 0 && c.options.decomposition != lower::Decomposition::Pencil)
     throw FormulaError("--grid p0xp1: the grid of --decomposition pencil (docs/mpi.md)");
   if (c.options.overlap > 1 && c.options.decomposition == lower::Decomposition::Slab &&
@@ -345,7 +374,8 @@ bool distributed_kernel(const Compilation &c) {
 // A kernel whose ranks' steps are built in code (lower/pencil_ranks.h), not from the par rules'
 // stages: pencils, and slab and 1D kernels with --overlap (the Sum_par stages have no chunks).
 bool steps_in_code_kernel(const Compilation &c) {
-  return (c.options.decomposition == lower::Decomposition::Pencil || c.options.overlap > 1) && distributed_kernel(c);
+  return (c.options.decomposition == lower::Decomposition::Pencil || c.options.overlap > 1 || uneven_slab_kernel(c)) &&
+         distributed_kernel(c);
 }
 
 // The n of the split DFT(N) = (DFT(m) (x) I(n)) T(N, n) (I(m) (x) DFT(n)) L(N, m) that the par
@@ -365,7 +395,7 @@ int64_t par_split(const Compilation &c, int ranks) {
   }
 }
 
-// A pencil, slab-overlap or 1D-overlap kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
+// A pencil, uneven slab, slab-overlap or 1D-overlap kernel's steps (lower/pencil_ranks.h), each stage's compute expanded as a spec.
 lower::RankProgram run_steps_in_code(const Compilation &c) {
   const int ranks = c.options.ranks > 1 ? c.options.ranks : par_ranks(c.spec);
   const std::vector<const Rule *> breakdown = selected_breakdown_rules(c);
@@ -375,6 +405,7 @@ lower::RankProgram run_steps_in_code(const Compilation &c) {
   };
   Spl inner = c.spec;
   while (inner->kind == SplKind::Tagged) inner = inner->children.front();
+  if (uneven_slab_kernel(c)) return lower::distribute_uneven_slabs(c.spec, ranks, lower_compute);
   if (c.options.decomposition == lower::Decomposition::Slab && inner->kind == SplKind::DFT)
     return lower::distribute_1d(c.spec, ranks, c.options.overlap, par_split(c, ranks), lower_compute);
   if (c.options.decomposition == lower::Decomposition::Slab)

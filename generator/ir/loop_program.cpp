@@ -3,11 +3,22 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace splgen {
 
+std::string counts_text(ExchangeCounts counts) {
+  if (counts == ExchangeCounts::Blocks) return "";
+  return fmt::format(", the {}'s rows of each block (MPI_Alltoallv)", counts == ExchangeCounts::SenderRows ? "sender" : "receiver");
+}
+
+int64_t RankShape::rows_of(int64_t k) const {
+  return std::max<int64_t>(0, std::min(slab_rows, (k + 1) * row_block) - k * row_block);
+}
+
 int64_t global_index(const RankShape &r, bool input, int64_t k, int64_t o) {
+  if (r.slab_rows > 0) return o < r.rows_of(k) * r.row_points ? k * r.row_block * r.row_points + o : -1;
   if (r.grid[0] > 0) {  // a pencil: o = (i, j, t) in the rank's row-major box
     const int64_t m = r.dims[0], n = r.dims[1], q = r.dims[2], p0 = r.grid[0], p1 = r.grid[1], a = k / p1, b = k % p1;
     const int64_t rows = input ? n / p1 : n / p0, cols = input ? q : q / p1;
@@ -27,9 +38,13 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
                                const std::function<int64_t(std::size_t)> &column_offset,
                                const std::function<bool(std::size_t)> &chunk_workers) {
   if (int64_t(x.size()) != r.points) throw std::invalid_argument("interpret: input size mismatch");
+  const cplx nan(std::numeric_limits<double>::quiet_NaN(), 0);
   std::vector<std::vector<cplx>> v(std::size_t(r.ranks), std::vector<cplx>(std::size_t(r.local)));
   for (int64_t k = 0; k < r.ranks; ++k)
-    for (int64_t o = 0; o < r.local; ++o) v[std::size_t(k)][std::size_t(o)] = x[std::size_t(global_index(r, true, k, o))];
+    for (int64_t o = 0; o < r.local; ++o) {
+      const int64_t g = global_index(r, true, k, o);
+      v[std::size_t(k)][std::size_t(o)] = g < 0 ? nan : x[std::size_t(g)];
+    }
   for (std::size_t i = 0; i < steps; ++i) {
     std::vector<std::vector<cplx>> next(v.size(), std::vector<cplx>(std::size_t(r.local)));
     const std::optional<RankGroup> group = exchange(i);
@@ -47,15 +62,21 @@ std::vector<cplx> run_on_ranks(const RankShape &r, std::size_t steps,
         }
         const int64_t size = group->size ? group->size : r.ranks, stride = group->stride, block = slice / size;
         const int64_t d = k / stride % size, first = k - d * stride;  // rank k's place in its group, the group's rank 0
-        for (int64_t q = 0; q < size; ++q)  // block q of rank k's receive buffer: block d of the group's rank q
+        for (int64_t q = 0; q < size; ++q) {  // block q of rank k's receive buffer: block d of the group's rank q
+          const int64_t from = first + q * stride, row = r.row_block ? block / r.row_block : 0;
+          const int64_t count = group->counts == ExchangeCounts::Blocks       ? block
+                                : group->counts == ExchangeCounts::SenderRows ? r.rows_of(from) * row
+                                                                              : r.rows_of(k) * row;
           for (int64_t e = 0; e < block; ++e)
-            out[q * block + e] = v[std::size_t(first + q * stride)][std::size_t(c * slice + d * block + e)];
+            out[q * block + e] = e < count ? v[std::size_t(from)][std::size_t(c * slice + d * block + e)] : nan;
+        }
       }
     v = std::move(next);
   }
   std::vector<cplx> y(x.size());
   for (int64_t k = 0; k < r.ranks; ++k)
-    for (int64_t o = 0; o < r.local; ++o) y[std::size_t(global_index(r, false, k, o))] = v[std::size_t(k)][std::size_t(o)];
+    for (int64_t o = 0; o < r.local; ++o)
+      if (const int64_t g = global_index(r, false, k, o); g >= 0) y[std::size_t(g)] = v[std::size_t(k)][std::size_t(o)];
   return y;
 }
 
@@ -86,9 +107,9 @@ std::string to_string(const LoopProgram &p) {
     const RankLoops::Step &s = p.ranks->steps[i];
     const int group = s.group.size ? s.group.size : p.ranks->ranks;
     const std::string chunks = s.chunks > 1 ? fmt::format(" (in {} chunks)", s.chunks) : "";
-    out += s.exchange ? fmt::format("step {}: all-to-all{}, {} points to each rank{}\n", i,
+    out += s.exchange ? fmt::format("step {}: all-to-all{}, {} points to each rank{}{}\n", i,
                                     s.group.size ? fmt::format(" in groups of {} (stride {})", group, s.group.stride) : "",
-                                    p.ranks->local / group, chunks)
+                                    p.ranks->local / group, chunks, counts_text(s.group.counts))
                       : fmt::format("step {}{}: ", i, chunks) + to_string(s.local);
   }
   return out;

@@ -29,7 +29,21 @@ struct RankShape {
   // both row-major.
   std::array<int64_t, 3> dims{};
   std::array<int, 2> grid{};
+  // An uneven slab kernel (docs/mpi.md, "Uneven slabs"): slab_rows = m > 0 rows of row_points =
+  // R points, rank k holding rows [k a0, min(m, (k+1) a0)) in x and y, a0 = row_block =
+  // ceil(m/P) (FFTW-MPI's default distribution; the last ranks fewer rows, maybe none). `local`
+  // is then the padded part every step works on (P a0 C', C' = ceil(R/P)), of which x and y
+  // are the first a0 R points, the rows past the rank's own padding.
+  int64_t slab_rows = 0, row_block = 0, row_points = 0;
+  int64_t rows_of(int64_t k) const;  // rank k's rows of m (uneven slabs)
 };
+
+// What an exchange's ranks send each other: whole blocks of local/size points, or (an uneven
+// slab kernel's MPI_Alltoallv) only the valid rows of each padded block, rows_of(the sender) or
+// rows_of(the receiver) rows of local/(size row_block) points, the rest of a block padding.
+enum class ExchangeCounts { Blocks, SenderRows, ReceiverRows };
+// For the dumps: "" for whole blocks, else which rows go (", the sender's rows of each block (MPI_Alltoallv)").
+std::string counts_text(ExchangeCounts counts);
 
 // The ranks of an exchange: those whose index differs from rank k's only in the digit
 // (k / stride) % size, that digit being the rank's place in the group (size 0: all ranks;
@@ -37,6 +51,7 @@ struct RankShape {
 struct RankGroup {
   int size = 0;
   int stride = 1;
+  ExchangeCounts counts = ExchangeCounts::Blocks;
 };
 
 struct RankLoops : RankShape {
@@ -51,13 +66,16 @@ struct RankLoops : RankShape {
   std::vector<Step> steps;
 };
 
-// Where point o of rank k's part of x (input) or y lies in the whole vector.
+// Where point o of rank k's part of x (input) or y lies in the whole vector; -1 for padding
+// (an uneven slab kernel's rows past the rank's own and points past a0 R).
 int64_t global_index(const RankShape &shape, bool input, int64_t k, int64_t o);
 
 // What `steps` steps of a distributed kernel do to the whole vector x: x spread over the
 // ranks, step i an exchange in the group exchange(i) where it returns one, else
 // local(i, rank, rank's part); each on chunks(i) consecutive slices of the rank's part, one
-// after another (an exchange of a slice: its block d to the group's rank d); a local step with
+// after another (an exchange of a slice: its block d to the group's rank d, or of an uneven
+// slab kernel its valid rows, the rest of the receive buffer NaN so that any use of padding
+// shows in the result; x's padding is NaN too); a local step with
 // column_offset(i) > 0 reads, for chunk c, its whole input from point c * column_offset(i) on.
 // local's second argument is the worker: the rank k, or k * chunks(i) + c where chunk_workers(i).
 std::vector<cplx> run_on_ranks(const RankShape &shape, std::size_t steps,

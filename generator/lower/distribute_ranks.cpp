@@ -177,19 +177,21 @@ std::vector<cplx> simulate_ranks(const RankProgram &p, const std::vector<cplx> &
 }
 
 std::string print(const RankProgram &p) {
-  const std::string x = p.grid[0] ? fmt::format("pencils of a {} x {} grid", p.grid[0], p.grid[1])
-                        : p.x_packet ? fmt::format("cyclic({})", p.x_packet) : "block";
-  const std::string y = p.grid[0] ? x : p.y_packet ? fmt::format("cyclic({})", p.y_packet) : "block";
-  std::string out = fmt::format("ranks {}, {} points, {} per rank; x {}, y {}; {} all-to-all exchanges\n", p.ranks,
-                                p.points, p.local, x, y, p.exchanges());
+  const std::string x = p.grid[0]     ? fmt::format("pencils of a {} x {} grid", p.grid[0], p.grid[1])
+                        : p.slab_rows ? fmt::format("rows of m = {} in blocks of {} (FFTW-MPI's default)", p.slab_rows, p.row_block)
+                        : p.x_packet  ? fmt::format("cyclic({})", p.x_packet) : "block";
+  const std::string y = p.grid[0] || p.slab_rows ? x : p.y_packet ? fmt::format("cyclic({})", p.y_packet) : "block";
+  std::string out = fmt::format("ranks {}, {} points, {} per rank{}; x {}, y {}; {} all-to-all exchanges\n", p.ranks,
+                                p.points, p.local, p.slab_rows ? " (padded)" : "", x, y, p.exchanges());
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     if (p.steps[i].exchange) {
       const RankGroup &g = p.steps[i].group;
-      out += fmt::format("step {}: all-to-all{}, {} points to each rank{}\n", i,
+      out += fmt::format("step {}: all-to-all{}, {} points to each rank{}{}\n", i,
                          g.size ? fmt::format(" in groups of {} (stride {})", g.size, g.stride) : "",
                          p.local / (g.size ? g.size : p.ranks),
                          p.steps[i].chunks > 1 ? fmt::format(" in {} chunks of {}", p.steps[i].chunks,
-                                                             p.local / (g.size ? g.size : p.ranks) / p.steps[i].chunks) : "");
+                                                             p.local / (g.size ? g.size : p.ranks) / p.steps[i].chunks) : "",
+                         counts_text(g.counts));
       continue;
     }
     const RankStep &s = p.steps[i];

@@ -47,8 +47,8 @@ struct RankStep {
   bool chunk_workers = false;
 };
 
-// N points, N / ranks per rank; x_packet (y_packet): the packet of x's (y's) cyclic
-// distribution, 0 for blocks.
+// N points, N / ranks per rank (an uneven slab kernel: `local` its padded part, RankShape);
+// x_packet (y_packet): the packet of x's (y's) cyclic distribution, 0 for blocks.
 struct RankProgram : RankShape {
   std::vector<RankStep> steps;
   int exchanges() const;

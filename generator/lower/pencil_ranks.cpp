@@ -34,15 +34,12 @@ std::string misfit(const std::array<int64_t, 3> &d, int p0, int p1) {
 
 std::string dims_text(const std::array<int64_t, 3> &d) { return fmt::format("DFT({} x {} x {})", d[0], d[1], d[2]); }
 
-// The digit swap of a row-major rows x groups array of packets, as the index function
-// i*groups + d -> d*rows + i over packets (l(rows groups, rows) (x) I(packet)); the identity
-// where either is 1.
+}  // namespace
+
 IndexFn swap_digits(int64_t rows, int64_t groups, int64_t packet) {
   if (rows == 1 || groups == 1) return fn_identity(rows * groups * packet);
   return fn_stride(1, rows * groups, rows, packet);
 }
-
-}  // namespace
 
 std::array<int, 2> pencil_grid(const std::array<int64_t, 3> &dims, int ranks, std::array<int, 2> asked) {
   if (asked[0] > 0) {

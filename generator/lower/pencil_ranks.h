@@ -72,6 +72,11 @@ RankProgram distribute_slabs(const Spl &spec, int ranks, int overlap, const std:
 RankProgram distribute_1d(const Spl &spec, int ranks, int overlap, int64_t preferred_n,
                           const std::function<Sigma(const Spl &)> &lower_compute);
 
+// The digit swap of a row-major rows x groups array of packets, as the index function
+// i*groups + d -> d*rows + i over packets (l(rows groups, rows) (x) I(packet)); the identity
+// where either is 1. The packing of an exchange's blocks (block d: the packets of group d).
+IndexFn swap_digits(int64_t rows, int64_t groups, int64_t packet);
+
 // The dimensions of a 3D DFT spec (under its tags); FormulaError for another spec.
 std::array<int64_t, 3> pencil_dims(const Spl &spec);
 

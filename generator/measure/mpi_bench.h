@@ -36,8 +36,14 @@ struct MpiBenchRow {
   double splgen_ns = 0, fftw_ns = 0;  // medians, the slowest rank each time
   double error = 0;                   // relative RMS of splgen's y against FFTW-MPI's
   double exchange_ns = 0;             // one MPI_Alltoall of the kernel's blocks (the model's network)
+  // The model's node and memory (docs/mpi.md, "The model"), measured in the same run with every
+  // rank at it at once, as the kernel's ranks share the machine: the sequential DFT of a rank's
+  // N/p points, and a copy of a rank's part (x to a buffer of its size).
+  double node_ns = 0, copy_ns = 0;
   // GB/s a rank sends into the others in that exchange ((p-1)/p of its part).
   double exchange_gbytes(int ranks, Precision precision) const;
+  double node_gflops(int ranks) const;                       // 5 (N/p) log2 (N/p) / node_ns
+  double copy_gbytes(int ranks, Precision precision) const;  // bytes read + written / copy_ns
 };
 
 // Throws FormulaError for a spec the ranks cannot share, CompileError, or std::runtime_error
@@ -47,7 +53,7 @@ std::vector<MpiBenchRow> run_mpi_bench(const MpiBenchOptions &options, const std
 // The table (Gflop/s = 5 N log2 N / ns; the ratio is FFTW-MPI's time over splgen's).
 std::string format_mpi_table(const MpiBenchOptions &options, const std::vector<MpiBenchRow> &rows);
 
-// The timing program's source (its macros: KERNEL, SPLGEN_REAL, DIMS, SIGN).
+// The timing program's source (its macros: KERNEL, NODE (the sequential kernel), SPLGEN_FLOAT, DIMS, GRID, SIGN).
 const std::string &mpi_bench_program();
 
 }  // namespace splgen::measure

@@ -5,12 +5,16 @@
 // fail on every rank (none waits in an exchange), and a communicator of the wrong size is
 // refused on every rank. Exit 0 when all hold.
 // Built by run_mpi.sh with -DKERNEL=name -DREAL=double|float -DDIMS=n0,n1,... -DSIGN=-1|1
-// -DX_PACKET=0|nu -DY_PACKET=0|nu (0: block distribution) -DGRID=0,0|p0,p1 (a pencil kernel's grid).
+// -DX_PACKET=0|nu -DY_PACKET=0|nu (0: block distribution) -DGRID=0,0|p0,p1 (a pencil kernel's grid)
+// -DROW_BLOCK=0|a0 (an uneven slab kernel's rows per rank: rank k holds rows [k a0, min(m, (k+1) a0))
+// of m, in buffers of a0 rows; the rows past its own are padding, and y's must stay finite).
 #include <fftw3.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -29,6 +33,18 @@ long points() {
 }
 
 const std::vector<long> kGrid{GRID};
+#ifndef ROW_BLOCK
+#define ROW_BLOCK 0
+#endif
+
+// The points of rank k's buffers (buffer) and of its own rows (mine): local each, but for an
+// uneven slab kernel a0 rows of R and rank k's rows of R.
+long row_points() { return points() / kDims[0]; }
+long buffer_of(long local) { return ROW_BLOCK ? ROW_BLOCK * row_points() : local; }
+long mine_of(long local, long k) {
+  if (!ROW_BLOCK) return local;
+  return std::max(0L, std::min(long(kDims[0]), (k + 1) * ROW_BLOCK) - k * ROW_BLOCK) * row_points();
+}
 
 // Global index of point o of rank k's part: block, packets of `packet` dealt out cyclically, or
 // (a pencil kernel) the box of x or y rank k = a p1 + b holds, as the kernel's header comment says.
@@ -39,6 +55,7 @@ long global_index(bool input, long packet, long ranks, long local, long k, long 
     const long i = o / (rows * cols), j = o / cols % rows, t = o % cols;
     return input ? ((a * (m / p0) + i) * n + b * rows + j) * r + t : (i * n + a * rows + j) * r + b * cols + t;
   }
+  if (ROW_BLOCK) return k * ROW_BLOCK * row_points() + o;
   if (!packet) return k * local + o;
   return ((o / packet) * ranks + k) * packet + o % packet;
 }
@@ -103,26 +120,30 @@ int main(int argc, char **argv) {
   std::vector<cplx> x(n);
   for (cplx &v : x) v = cplx(SPLGEN_REAL(u(rng)), SPLGEN_REAL(u(rng)));
   // misaligned: one real past an aligned start
-  std::vector<SPLGEN_REAL> xs(2 * local + 1), ys(2 * local + 1, SPLGEN_REAL(-7));
+  const long buffer = buffer_of(local), mine = mine_of(local, rank);
+  std::vector<SPLGEN_REAL> xs(2 * buffer + 1), ys(2 * buffer + 1, SPLGEN_REAL(-7));
   SPLGEN_REAL *xl = xs.data() + 1, *yl = ys.data() + 1;
-  for (long o = 0; o < local; ++o) {
+  for (long o = 0; o < mine; ++o) {
     const cplx v = x[global_index(true, X_PACKET, ranks, local, rank, o)];
     xl[2 * o] = SPLGEN_REAL(v.real()), xl[2 * o + 1] = SPLGEN_REAL(v.imag());
   }
+  for (long o = 2 * mine; o < 2 * buffer; ++o) xl[o] = SPLGEN_REAL(NAN);  // x's padding must not be read
   const std::vector<SPLGEN_REAL> x_copy(xs);
   int failed = 0;
   const int status = KERNEL(yl, xl, MPI_COMM_WORLD);
   if (status != MPI_SUCCESS) std::printf("rank %d: the kernel returned %d\n", rank, status), failed = 1;
-  if (xs != x_copy) std::printf("rank %d: x changed\n", rank), failed = 1;
+  if (std::memcmp(xs.data(), x_copy.data(), xs.size() * sizeof xs[0])) std::printf("rank %d: x changed\n", rank), failed = 1;
   if (ys[0] != SPLGEN_REAL(-7)) std::printf("rank %d: a write before y\n", rank), failed = 1;
-  std::vector<SPLGEN_REAL> all(rank == 0 ? 2 * n : 0);
-  MPI_Gather(yl, int(2 * local), sizeof(SPLGEN_REAL) == 4 ? MPI_FLOAT : MPI_DOUBLE, all.data(), int(2 * local),
+  for (long o = 2 * mine; o < 2 * buffer; ++o)  // y's padding rows: whatever, but never NaN or infinite garbage
+    if (!std::isfinite(yl[o])) std::printf("rank %d: y's padding is not finite\n", rank), failed = 1;
+  std::vector<SPLGEN_REAL> all(rank == 0 ? 2 * buffer * ranks : 0);
+  MPI_Gather(yl, int(2 * buffer), sizeof(SPLGEN_REAL) == 4 ? MPI_FLOAT : MPI_DOUBLE, all.data(), int(2 * buffer),
              sizeof(SPLGEN_REAL) == 4 ? MPI_FLOAT : MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     std::vector<cplx> y(n);
     for (long k = 0; k < ranks; ++k)
-      for (long o = 0; o < local; ++o)
-        y[global_index(false, Y_PACKET, ranks, local, k, o)] = cplx(all[2 * (k * local + o)], all[2 * (k * local + o) + 1]);
+      for (long o = 0; o < mine_of(local, k); ++o)
+        y[global_index(false, Y_PACKET, ranks, local, k, o)] = cplx(all[2 * (k * buffer + o)], all[2 * (k * buffer + o) + 1]);
     const double eps = sizeof(SPLGEN_REAL) == 4 ? 1.2e-7 : 2.2e-16;
     const double tolerance = 8 * eps * std::log2(double(n));
     const double e_long = relative_rms(y, fftw_long(x)), e_double = relative_rms(y, fftw_double(x));

@@ -55,6 +55,14 @@ cases=(
   "DFT(2304)|3|2304|--overlap 2"
   "DFT(65536, -1)|4|65536|--overlap 2 --precision float"
   "DFT(2^20)|2|1048576|--overlap 4 --isa $isa"
+  "DFT(10 x 12)|3|10,12|"
+  "DFT(100 x 100)|3|100,100|--isa $isa"
+  "DFT(7 x 9, -1)|4|7,9|--precision float"
+  "DFT(5 x 6 x 7)|3|5,6,7|--isa $isa"
+  "DFT(6 x 10 x 7, -1)|4|6,10,7|--precision float --isa $isa"
+  "DFT(2 x 9)|3|2,9|"
+  "DFT(3 x 4 x 5, -1)|4|3,4,5|"
+  "DFT(12 x 10)|4|12,10|--isa $isa"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r spec ranks dims flags <<<"$c"
@@ -64,13 +72,16 @@ for c in "${cases[@]}"; do
   [[ $flags == *"--precision float"* ]] && real=float
   [[ $flags == *"--inverse"* || $spec == *", -1)" ]] && sign=1
   xp=0 yp=0 grid=0,0
+  # an uneven slab kernel's rows per rank, from its header comment
+  row_block=$(sed -n 's|^// distributed: .*uneven slabs of \([0-9]*\) rows.*|\1|p' "$work/k.cpp")
+  row_block=${row_block:-0}
   if [[ $flags == *pencil* ]]; then  # the grid, from the kernel's header comment
     grid=$(sed -n 's|^// distributed: .*pencils of a \([0-9]*\) x \([0-9]*\) grid.*|\1,\2|p' "$work/k.cpp")
   fi
   if [[ $flags == *cyclic* ]]; then  # the packets, from the kernel's header comment
     xp=$(sed -n 's|^// x: cyclic(\([0-9]*\)).*|\1|p' "$work/k.cpp") yp=$(sed -n 's|^// y: cyclic(\([0-9]*\)).*|\1|p' "$work/k.cpp")
   fi
-  mpicxx -std=c++17 -O2 -DKERNEL=mpi_kernel -DSPLGEN_REAL=$real -DOMPI_SKIP_MPICXX=1 "-DDIMS=$dims" -DSIGN=$sign -DX_PACKET="$xp" -DY_PACKET="$yp" "-DGRID=$grid" \
+  mpicxx -std=c++17 -O2 -DKERNEL=mpi_kernel -DSPLGEN_REAL=$real -DOMPI_SKIP_MPICXX=1 "-DDIMS=$dims" -DSIGN=$sign -DX_PACKET="$xp" -DY_PACKET="$yp" "-DGRID=$grid" -DROW_BLOCK="$row_block" \
     "-DTO_STRING=\"$spec $flags\"" "$work/k.cpp" "$here/mpi_kernel_main.cpp" -lfftw3l -lfftw3 -o "$work/run"
   if timeout 300 mpirun -np "$ranks" "$work/run" >"$work/out" 2>&1; then
     echo "ok: $(grep ranks "$work/out" | head -1)"
@@ -82,12 +93,14 @@ done
 # Pencils: a grid that does not divide the sizes, no grid that does, not 3D, a grid of other ranks,
 # --grid without pencils, chunks that do not divide a rank's rows (pencils; slabs: rows of m, then
 # columns after the first exchange; 1D: no split N = m n with p K dividing m and n), --overlap
-# with the cyclic distribution.
+# with the cyclic distribution; an uneven slab kernel (the ranks do not divide m or a row of m)
+# with --overlap or the cyclic distribution, and a 1D DFT(N) whose N no split m n with P | m, n has.
 for bad in "DFT(1000)|3" "DFT(96)|3" "DFT(64)|1" "DFT(6 x 6 x 9)|4|--decomposition pencil" \
   "DFT(8 x 8 x 6)|4|--decomposition pencil --grid 1x4" "DFT(64 x 64)|4|--decomposition pencil" \
   "DFT(8 x 8 x 8)|4|--decomposition pencil --grid 2x4" "DFT(8 x 8 x 8)|4|--grid 2x2" \
   "DFT(8 x 8 x 8)|4|--decomposition pencil --overlap 3" "DFT(64)|2|--overlap 8" "DFT(64 x 64)|4|--overlap 3" \
-  "DFT(12 x 6 x 9)|3|--overlap 4" "DFT(4096)|2|--overlap 3" "DFT(4096)|2|--overlap 2 --distribution cyclic"; do
+  "DFT(12 x 6 x 9)|3|--overlap 4" "DFT(4096)|2|--overlap 3" "DFT(4096)|2|--overlap 2 --distribution cyclic" \
+  "DFT(24)|4" "DFT(10 x 12)|3|--overlap 2" "DFT(10 x 12)|3|--distribution cyclic" "DFT(10 x 12)|3|--decomposition pencil"; do
   IFS='|' read -r spec ranks flags <<<"$bad"
   # shellcheck disable=SC2086
   if out=$("$splgen" gen "$spec" --target mpi --ranks "$ranks" $flags -o "$work/bad.cpp" 2>&1); then
