@@ -12,6 +12,8 @@ foreach(test IN LISTS kernel_tests_TESTS)
     set(cost 60)
   elseif(test MATCHES "^Isa/SimdKernels\\.")
     set(cost 50)
+  elseif(test MATCHES "^LargePrimeKernels\\.")  # 22-53 s each under load
+    set(cost 60)
   elseif(test MATCHES "^Kernels\\.(PowersOfTwo2e15To2e20|Composites|PrimesAndPrimeFactors)$")
     set(cost 40)
   else()

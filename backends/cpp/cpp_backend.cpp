@@ -6,6 +6,7 @@
 // in order of first use), then the file around it.
 #include "backends/cpp/cpp_backend.h"
 
+#include "backends/cpp/computed_diag.h"
 #include "backends/cpp/parallel_region.h"
 #include "backends/kernel_name.h"
 #include "backends/simd/presplit_tables.h"
@@ -28,9 +29,11 @@ namespace {
 constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries go on the heap
 constexpr int64_t kMaxPrintedTable = 4096;  // complex entries; larger tables with a recipe are computed on first use
 
-bool is_computed_table(const Buffer &b) {
+bool is_computed_twiddles(const Buffer &b) {
   return b.role == BufferRole::Table && b.recipe.N > 0 && (b.size > kMaxPrintedTable || b.recipe.worker_stride > 0);
 }
+
+bool is_computed_table(const Buffer &b) { return is_computed_twiddles(b) || is_computed_diag(b); }
 
 // One rank's slice of a twiddle table (lower/slice_rank_tables.h): entries [worker * S, + size),
 // computed when a thread first asks for that rank's, kept per thread.
@@ -666,16 +669,19 @@ struct Emitter : simd::ScalarNames {
     std::string out;
     auto emit = std::back_inserter(out);
     for (const std::string &h : options.header_lines) out += comment_lines(h);
-    bool heap = false, computed = false;
+    bool heap = false, computed = false, diag_dft = false, diag_chirp = false;
     const bool streamed = f.dma_tags > 0;
     if (streamed && parallel) throw std::invalid_argument("emit_cpp: streamed loops in a parallel kernel are not built yet");
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Local) heap = true;
       if (buffer_used[i] && f.buffers[i].role == BufferRole::Temp && f.buffers[i].size > kMaxStackTemp) heap = true;
       if (buffer_used[i] && is_computed_table(f.buffers[i])) computed = true;
+      if (buffer_used[i] && is_computed_diag(f.buffers[i])) (needs_long_dft(f.buffers[i]) ? diag_dft : diag_chirp) = true;
     }
     if (!out.empty()) out += "\n";
     if (computed) out += "#include <cmath>\n";
+    if (diag_dft) out += "#include <complex>\n#include <limits>\n#include <map>\n";
+    if (diag_dft || diag_chirp) out += "#include <utility>\n";
     if (parallel) out += region.include;
     if (heap || computed) out += "#include <vector>\n";
     if (streamed) out += "\n#include <splgen/runtime/dma.h>\n";
@@ -708,11 +714,20 @@ struct Emitter : simd::ScalarNames {
       }
       file_scope += "\n};\n";
     }
+    if (diag_dft || diag_chirp) {
+      if (!file_scope.empty()) file_scope += "\n";
+      file_scope += computed_diag_helpers(diag_dft, diag_chirp);
+    }
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       const Buffer &b = f.buffers[i];
       if (!buffer_used[i] || b.role != BufferRole::Table) continue;
-      if (b.values.empty()) throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
+      if (b.values.empty() && !is_computed_diag(b))
+        throw std::invalid_argument(fmt::format("emit_cpp: table {} has no values", b.name));
       if (!file_scope.empty()) file_scope += "\n";
+      if (is_computed_diag(b)) {
+        file_scope += computed_diag_table(buffer_names[i], b, real);
+        continue;
+      }
       if (is_computed_table(b)) {
         file_scope += b.recipe.workers_per_rank > 1 ? computed_rank_slices(buffer_names[i], b, real)
                       : b.recipe.worker_stride > 0   ? computed_slice(buffer_names[i], b, real)

@@ -286,9 +286,10 @@ struct Printer {
     for (const Buffer &b : f.buffers) {
       if (b.role != BufferRole::Table || computed(b, p.knobs)) continue;
       out += fmt::format("__device__ const {} {}[{}] = {{", complex, buffer_name(b.id), b.size);
-      for (std::size_t i = 0; i < b.values.size(); ++i)
-        out += fmt::format("{}{{{}, {}}}", i % 4 == 0 ? "\n  " : " ", cpp_real_literal(b.values[i].real(), precision),
-                           cpp_real_literal(b.values[i].imag(), precision)) + (i + 1 < b.values.size() ? "," : "");
+      const std::vector<cplx> values = table_values(b);  // a large Rader or Bluestein table: printed here
+      for (std::size_t i = 0; i < values.size(); ++i)
+        out += fmt::format("{}{{{}, {}}}", i % 4 == 0 ? "\n  " : " ", cpp_real_literal(values[i].real(), precision),
+                           cpp_real_literal(values[i].imag(), precision)) + (i + 1 < values.size() ? "," : "");
       out += "};\n";
     }
     return out;

@@ -25,7 +25,7 @@ void check_dft_size(const Spl &dft, int64_t n, int64_t ranks, int64_t max_points
                                                                    : ""));
   if (int64_t p = expand::largest_prime_factor(n); p > kMaxPrimeFactor)
     throw FormulaError(fmt::format("{}: the prime factor {} is above splgen's size limit for prime factors of a DFT, "
-                                   "2^18 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
+                                   "2^20 = {} (docs/cli.md, \"Size limits\")", print(dft), p, kMaxPrimeFactor));
 }
 
 void check_node(const Spl &f, int64_t ranks, int64_t max_points) {

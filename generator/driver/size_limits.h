@@ -24,12 +24,11 @@ constexpr int64_t kMaxRankPoints = int64_t(1) << 25;
 // Zen 4); 2^26 is issue 19's largest size.
 constexpr int64_t kMaxGpuPoints = int64_t(1) << 26;
 
-// Prime factors of a DFT size. A prime above the codelets is split by Rader, whose tables are
-// printed as constants (about 130 bytes of source per point, more with nested Rader primes):
-// DFT(262139) 1.6 s and 33 MB, DFT(262127) (Rader inside Rader) 2.3 s and 59 MB,
-// DFT(64 x 262139) 4.1 s; above, sources of hundreds of MB (DFT(1000003) 159 MB in 24 s,
-// DFT(2097143) 472 MB in 64 s and 2 GB of memory, before the table cache of functions.cpp).
-constexpr int64_t kMaxPrimeFactor = int64_t(1) << 18;
+// Prime factors of a DFT size. A prime above the codelets is split by Rader or Bluestein; their
+// tables above 4096 entries are computed in the kernel on first use (backends/cpp/
+// computed_diag.h) rather than printed (DFT(262139) had been 43 MB of source and 1.8 s), so
+// the source grows by a few bytes per point: measured in docs/cli.md, "Size limits".
+constexpr int64_t kMaxPrimeFactor = int64_t(1) << 20;
 
 // Points of the in-place large 1D kernel, tiled(k)[DFT(n)] --in-place (docs/streaming.md,
 // "Large 1D in place"): its source barely grows with n (local DFTs of sqrt(n), a tile-pair

@@ -46,7 +46,8 @@ class Evaluator {
       }
       case SplKind::Diag: {
         Vec y(x.size());
-        for (std::size_t i = 0; i < x.size(); ++i) y[i] = f->diag[i] * x[i];
+        const std::vector<cplx> &d = diag_values(*f);
+        for (std::size_t i = 0; i < x.size(); ++i) y[i] = d[i] * x[i];
         return y;
       }
       case SplKind::Perm: {

@@ -230,7 +230,7 @@ Matrix to_dense(const Spl &f) {
     }
     case SplKind::Diag: {
       Matrix d(f->rows, f->rows);
-      for (int64_t i = 0; i < f->rows; ++i) d.at(i, i) = f->diag[std::size_t(i)];
+      for (int64_t i = 0; i < f->rows; ++i) d.at(i, i) = diag_values(*f)[std::size_t(i)];
       return d;
     }
     case SplKind::Perm: {

@@ -413,6 +413,14 @@ std::vector<cplx> in_place_start(const Function &f, const std::vector<cplx> &x) 
 
 }  // namespace
 
+std::vector<cplx> table_values(const Buffer &b) {
+  if (!b.diag_source) return b.values;
+  const std::vector<cplx> &d = diag_values(*b.diag_source);
+  std::vector<cplx> v;
+  for (int64_t q = 0; q < b.size; ++q) v.push_back(d.at(std::size_t(b.diag_first + b.diag_step * q)));
+  return v;
+}
+
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x) { return interpret(f, x, -1); }
 
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank) {
@@ -425,7 +433,7 @@ std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64
       const auto first = b.values.begin() + rank * b.recipe.worker_stride;
       m.buffers.emplace_back(first, first + b.size);
     } else if (b.role == BufferRole::Table)
-      m.buffers.push_back(b.values);
+      m.buffers.push_back(table_values(b));
     else
       m.buffers.emplace_back(std::size_t(b.size), cplx(std::nan(""), std::nan("")));
   }

@@ -76,6 +76,11 @@ struct Buffer {
   bool packed = false;
   // Input/Output in split format: separate arrays of real and imaginary parts (x -> xr, xi).
   bool split = false;
+  // Table of a Rader or Bluestein Diag (generator/ir/diag_recipe.h): entry q is the Diag's
+  // entry diag_first + diag_step q. A backend may compute a large one at run time.
+  DiagRecipe diag_recipe;
+  int64_t diag_first = 0, diag_step = 1;
+  Spl diag_source;  // the lazy Diag (SplNode::lazy) of a table whose `values` are not computed
 };
 
 // ---- real-valued expressions ------------------------------------------------------------
@@ -188,6 +193,8 @@ constexpr int kInputBuffer = 0, kOutputBuffer = 1;
 
 // Evaluates a function on an input vector (reference semantics for tests and `verify`).
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x);
+// A table's entries: `values`, or those of its lazy Diag (computed now, if not yet).
+std::vector<cplx> table_values(const Buffer &b);
 // As rank `rank` of a distributed kernel runs it (SPMD): a parallel loop runs only its
 // iteration `rank`.
 std::vector<cplx> interpret(const Function &f, const std::vector<cplx> &x, int64_t rank);

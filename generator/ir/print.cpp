@@ -98,7 +98,10 @@ void print_to(std::string &out, const Spl &f, std::size_t max_list) {
       break;
     case SplKind::Diag: {
       out += fmt::format("{}(", name);
-      print_list(out, f->diag, max_list, print_complex);
+      if (f->lazy && max_list > 0 && std::size_t(f->rows) > max_list)  // abbreviated: not computed
+        out += fmt::format("<{} entries>", f->rows);
+      else
+        print_list(out, diag_values(*f), max_list, print_complex);
       out += ')';
       break;
     }

@@ -125,7 +125,7 @@ bool operator==(const SigmaNode &x, const SigmaNode &y) {
 bool equal(const Sigma &x, const Sigma &y) { return x == y || *x == *y; }
 
 cplx diag_entry(const Spl &source, int64_t p) {
-  if (source->kind == SplKind::Diag) return source->diag.at(std::size_t(p));
+  if (source->kind == SplKind::Diag) return diag_values(*source).at(std::size_t(p));
   int64_t N = source->a, n = source->b;  // T(N, n, k): w_N^(k*i*j) at i*n + j
   return root_of_unity(N, mulmod(mulmod(p / n, p % n, N), source->c, N));
 }

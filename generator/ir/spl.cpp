@@ -46,6 +46,10 @@ constexpr int64_t kMaxSize = int64_t(1) << 40;
 Spl finish(SplNode node) {
   std::size_t h = std::size_t(node.kind) * 1000003u;
   for (int64_t v : {node.rows, node.cols, node.a, node.b, node.c}) hash_mix(h, std::hash<int64_t>{}(v));
+  if (node.lazy) {  // the recipe stands for the values
+    for (int64_t v : {int64_t(node.recipe.kind), node.recipe.n, node.recipe.M, node.recipe.k, node.recipe.g})
+      hash_mix(h, std::hash<int64_t>{}(v));
+  }
   for (const cplx &v : node.diag) {
     hash_mix(h, std::hash<double>{}(v.real()));
     hash_mix(h, std::hash<double>{}(v.imag()));
@@ -75,7 +79,8 @@ int64_t checked_product(int64_t x, int64_t y) {
 
 bool operator==(const SplNode &x, const SplNode &y) {
   if (x.hash != y.hash || x.kind != y.kind || x.rows != y.rows || x.cols != y.cols || x.a != y.a ||
-      x.b != y.b || x.c != y.c || x.marked != y.marked || x.diag != y.diag || x.perm != y.perm || !(x.tag == y.tag) ||
+      x.b != y.b || x.c != y.c || x.marked != y.marked || x.diag != y.diag ||
+      bool(x.lazy) != bool(y.lazy) || (x.lazy && !(x.recipe == y.recipe)) || x.perm != y.perm || !(x.tag == y.tag) ||
       x.children.size() != y.children.size())
     return false;
   for (std::size_t i = 0; i < x.children.size(); ++i)
@@ -215,13 +220,25 @@ Spl make_twiddle(int64_t N, int64_t n, int64_t k) {
   return finish(std::move(node));
 }
 
-Spl make_diag(std::vector<cplx> values) {
+Spl make_diag(std::vector<cplx> values) { return make_diag(std::move(values), DiagRecipe{}); }
+
+Spl make_diag(std::vector<cplx> values, DiagRecipe recipe) {
   if (values.empty()) throw FormulaError("Diag needs at least one value");
   int64_t n = int64_t(values.size());
   if (std::all_of(values.begin(), values.end(), [](const cplx &v) { return v == cplx(1.0, 0.0); }))
     return make_identity(n);
   SplNode node{SplKind::Diag, n, n, n};
   node.diag = std::move(values);
+  node.recipe = recipe;  // not part of the hash or of equality: the values are
+  return finish(std::move(node));
+}
+
+Spl make_lazy_diag(DiagRecipe recipe, std::function<std::vector<cplx>()> compute) {
+  const int64_t n = diag_size(recipe);
+  if (n < 1) throw FormulaError("Diag needs at least one value");
+  SplNode node{SplKind::Diag, n, n, n};
+  node.recipe = recipe;
+  node.lazy = std::make_shared<const LazyDiagValues>(std::move(compute));
   return finish(std::move(node));
 }
 

@@ -3,11 +3,13 @@
 #pragma once
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "generator/ir/diag_recipe.h"
 #include "generator/ir/real_kind.h"
 #include "generator/ir/spl_kind.h"
 
@@ -42,6 +44,10 @@ struct SplNode {
   // L: a = N, b = s; T: a = N, b = n, c = k (w_N^k, normalised to [0, N)).
   int64_t a = 0, b = 0, c = 0;
   std::vector<cplx> diag;      // Diag; Dense: rows x cols entries, row-major
+  DiagRecipe recipe;           // Diag of Rader's or Bluestein's rule: how `diag` was computed
+  // A Diag above kMaxPrintedDiag entries with a recipe: `diag` is empty, the values come from
+  // here when asked for (diag_values).
+  std::shared_ptr<const LazyDiagValues> lazy;
   std::vector<int64_t> perm;   // Perm: y[i] = x[perm[i]]; DFTnd, RealTransform of rank >= 2: the dimensions
   std::vector<Spl> children;   // Tensor, Compose (left to right, rightmost applied first), DirectSum, Tagged
   // Tensor: "(x)~", the iteration over tiles of the tiled layouts (two children);
@@ -82,6 +88,14 @@ bool writes_real(const Spl &f);
 Spl make_stride(int64_t N, int64_t s);
 Spl make_twiddle(int64_t N, int64_t n, int64_t k = 1);
 Spl make_diag(std::vector<cplx> values);
+// A Diag whose values follow `recipe` (generator/ir/diag_recipe.h), which the backend may
+// compute in the kernel instead of printing them.
+Spl make_diag(std::vector<cplx> values, DiagRecipe recipe);
+// A Diag of diag_size(recipe) entries whose values `compute` returns when first asked for; its
+// hash is the recipe's.
+Spl make_lazy_diag(DiagRecipe recipe, std::function<std::vector<cplx>()> compute);
+// The entries of a Diag (computing a lazy one's), or of a Dense or WideDense node.
+inline const std::vector<cplx> &diag_values(const SplNode &f) { return f.lazy ? f.lazy->get() : f.diag; }
 Spl make_perm(std::vector<int64_t> perm);
 Spl make_dense(int64_t rows, int64_t cols, std::vector<cplx> values);  // row-major
 // WMat(r, c, [M], [C]): y = M x + C conj(x), both row-major (diag holds M then C); the

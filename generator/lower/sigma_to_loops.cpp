@@ -411,6 +411,26 @@ class Codegen {
     return c_mul(load_table(hi, idx_div(e, B)), load_table(lo, idx_mod(e, B)));
   }
 
+  // The table of entries first + step q, q < count, of Diag `src`, with its recipe. A lazy
+  // Diag's values stay uncomputed (generator/ir/diag_recipe.h): the backend computes the table
+  // in the kernel, interpret() asks the Diag (table_values).
+  int diag_table(const std::string &key, const Spl &src, int64_t first, int64_t step, int64_t count) {
+    if (auto it = tables_.find(key); it != tables_.end()) return it->second;
+    int t = src->lazy ? int(f_.buffers.size()) : table(key, [&] {
+      std::vector<cplx> e;
+      for (int64_t x = 0; x < count; ++x) e.push_back(src->diag[std::size_t(first + step * x)]);
+      return e;
+    });
+    if (src->lazy) {
+      f_.buffers.push_back(Buffer{t, BufferRole::Table, count, key});
+      f_.buffers.back().diag_source = src;
+      tables_[key] = t;
+    }
+    Buffer &b = f_.buffers[std::size_t(t)];
+    b.diag_recipe = src->recipe, b.diag_first = first, b.diag_step = step;
+    return t;
+  }
+
   // Entry i of a Sigma-SPL Diag node.
   CExpr diag_value(const Sigma &d, const Idx &i) {
     Idx p = apply_index(d->fn, i);
@@ -434,23 +454,20 @@ class Codegen {
     if (src->kind == SplKind::Twiddle)  // T(N, n, k) at p = a*n + b is w_N^(k a b)
       return root_power(src->a, src->c, idx_mul(idx_div(p, src->b), idx_mod(p, src->b)));
     if (auto *a = as_affine(p); a && src->kind == SplKind::Diag) {
-      if (std::optional<cplx> v = constant_along(src->diag, *a)) return c_const(*v);  // the same entry everywhere
+      if (std::optional<cplx> v = src->lazy ? std::nullopt : constant_along(src->diag, *a))  // a lazy one never is
+        return c_const(*v);  // the same entry everywhere
       // read at stride c along one loop (the twiddles w^k of the real DFT's pairs [1, w^k]):
       // a table of just those entries, which a vector loop loads whole
       if (a->terms.size() == 1 && a->terms[0].second != 1 && a->min() >= 0 && a->max() < src->rows) {
         const LoopVar v = a->terms[0].first;  // not a structured binding: lambdas capture them only from C++20 (clang)
         const int64_t c = a->terms[0].second;
         auto num = [](int64_t x) { return x < 0 ? fmt::format("m{}", -x) : fmt::format("{}", x); };  // an identifier
-        int t = table(fmt::format("d{}_{:x}_{}_{}_{}", src->rows, src->hash, num(a->c0), num(c), v.extent), [&] {
-          std::vector<cplx> e;
-          for (int64_t x = 0; x < v.extent; ++x) e.push_back(src->diag[std::size_t(a->c0 + c * x)]);
-          return e;
-        });
+        int t = diag_table(fmt::format("d{}_{:x}_{}_{}_{}", src->rows, src->hash, num(a->c0), num(c), v.extent), src,
+                           a->c0, c, v.extent);
         return load_table(t, idx_affine(Affine::var(v)));
       }
     }
-    int t = table(fmt::format("d{}_{:x}", src->rows, src->hash), [&] { return src->diag; });
-    return load_table(t, p);
+    return load_table(diag_table(fmt::format("d{}_{:x}", src->rows, src->hash), src, 0, 1, src->rows), p);
   }
 
   // Every value of p, when there are at most `limit` and all lie in [0, size).

@@ -69,7 +69,8 @@ std::vector<CExpr> symbolic_apply(const Spl &f, const std::vector<CExpr> &x) {
     }
     case SplKind::Diag: {
       std::vector<CExpr> y;
-      for (std::size_t i = 0; i < x.size(); ++i) y.push_back(c_mul(x[i], c_const(f->diag[i])));
+      const std::vector<cplx> &d = diag_values(*f);
+      for (std::size_t i = 0; i < x.size(); ++i) y.push_back(c_mul(x[i], c_const(d[i])));
       return y;
     }
     case SplKind::Dense: {

@@ -25,6 +25,7 @@
 #include <limits>
 
 #include "generator/ir/dense.h"
+#include "generator/rewrite/diag_recipe_values.h"
 #include "generator/rewrite/long_dft.h"
 #include "generator/rewrite/real_functions.h"
 #include "generator/rewrite/trig_functions.h"
@@ -117,14 +118,6 @@ void check_root(const char *fn, int64_t n, int64_t k) {
     throw FormulaError(fmt::format("@{}: the root exponent {} must be coprime to {}", fn, k, n));
 }
 
-// Rounds to double; a part below the long double rounding noise of |v| (far below double
-// precision) is an exact zero (real or imaginary entries print as such).
-cplx to_double(lcplx v) {
-  long double noise = 16 * std::numeric_limits<long double>::epsilon() * std::abs(v);
-  long double re = std::fabs(v.real()) <= noise ? 0.0L : v.real(), im = std::fabs(v.imag()) <= noise ? 0.0L : v.imag();
-  return cplx(double(re), double(im));
-}
-
 // ---- Good-Thomas -------------------------------------------------------------------------
 
 void check_coprime(const char *fn, int64_t m, int64_t n) {
@@ -170,22 +163,16 @@ Spl rader_perm(int64_t p) { return make_perm(rader_table(p)); }
 Spl rader_out(int64_t p) { return make_transpose(make_perm(rader_table(p))); }
 
 // E_p(k) = [[1, 1], [1, d_0]] (+) Diag(d_1, ..., d_{p-2}), d = DFT(p-1) c / (p-1),
-// c_j = w_p^(k g^j): the cyclic convolution by c diagonalised by DFT(p-1).
+// c_j = w_p^(k g^j): the cyclic convolution by c diagonalised by DFT(p-1)
+// (generator/rewrite/diag_recipe_values.cpp).
 Spl rader_diag(int64_t p, int64_t k) {
   check_prime("rader_diag", p);
   check_root("rader_diag", p, k);
-  int64_t N = p - 1, g = primitive_root(p);
-  std::vector<lcplx> c(static_cast<std::size_t>(N));
-  int64_t v = 1;
-  for (int64_t j = 0; j < N; ++j) c[std::size_t(j)] = long_root(p, mulmod(k, v, p)), v = mulmod(v, g, p);
-  std::vector<lcplx> d = long_dft(c);
-  for (lcplx &x : d) x /= (long double)N;
-  d[0] = -1.0L / (long double)N;  // exactly: the sum of all w_p^x, x != 0, is -1
-  Spl block = make_dense(2, 2, {1.0, 1.0, 1.0, to_double(d[0])});
+  const int64_t N = p - 1;
+  // d_0 exactly: the sum of all w_p^x, x != 0, is -1
+  Spl block = make_dense(2, 2, {1.0, 1.0, 1.0, to_double(lcplx(-1.0L / (long double)N, 0.0L))});
   if (N == 1) return block;
-  std::vector<cplx> rest;
-  for (int64_t j = 1; j < N; ++j) rest.push_back(to_double(d[std::size_t(j)]));
-  return make_direct_sum({block, make_diag(std::move(rest))});
+  return make_direct_sum({block, recipe_diag({DiagRecipe::Kind::RaderSpectrum, p, 0, mod64(k, p), primitive_root(p)})});
 }
 
 // Rader's rule holds DFT(p-1) twice, so the expansion asks for the tables of nested primes again
@@ -216,9 +203,7 @@ Spl rader_diag_cached(int64_t p, int64_t k) {
 Spl chirp(int64_t n, int64_t k) {
   check_positive("chirp", "n", n);
   check_root("chirp", n, k);
-  std::vector<cplx> d(static_cast<std::size_t>(n));
-  for (int64_t l = 0; l < n; ++l) d[std::size_t(l)] = root_of_unity(2 * n, mulmod(k, mulmod(l, l, 2 * n), 2 * n));
-  return make_diag(std::move(d));
+  return recipe_diag({DiagRecipe::Kind::Chirp, n, 0, mod64(k, 2 * n), 0});
 }
 
 void check_embedding(const char *fn, int64_t n, int64_t M) {
@@ -231,16 +216,7 @@ void check_embedding(const char *fn, int64_t n, int64_t M) {
 Spl chirp_fft(int64_t n, int64_t M, int64_t k) {
   check_embedding("chirp_fft", n, M);
   check_root("chirp_fft", n, k);
-  std::vector<lcplx> b(std::size_t(M), 0.0L);
-  for (int64_t j = 0; j < n; ++j) {
-    lcplx v = long_root(2 * n, -mulmod(k, mulmod(j, j, 2 * n), 2 * n));
-    b[std::size_t(j)] = v;
-    if (j > 0) b[std::size_t(M - j)] = v;
-  }
-  std::vector<lcplx> d = long_dft(b);
-  std::vector<cplx> out(static_cast<std::size_t>(M));
-  for (int64_t r = 0; r < M; ++r) out[std::size_t(r)] = to_double(d[std::size_t(r)] / (long double)M);
-  return make_diag(std::move(out));
+  return recipe_diag({DiagRecipe::Kind::ChirpSpectrum, n, M, mod64(k, 2 * n), 0});
 }
 
 // [I(n); 0] (M x n), as I(n-1) (+) (the column e_0 of height M-n+1): no dense M x n matrix.
