@@ -28,6 +28,16 @@ inline double max_error(const std::vector<cplx> &a, const std::vector<cplx> &b) 
   return e;
 }
 
+// What run_pipeline says of SPEC: its one-line FormulaError, or "accepted".
+inline std::string refusal(const std::string &spec, const GenOptions &o) {
+  try {
+    run_pipeline(spec, o);
+  } catch (const FormulaError &e) {
+    return std::string(e.what());
+  }
+  return std::string("accepted");
+}
+
 // One kernel of an overlap test: SPEC on RANKS ranks (0: the spec's own par tag), --overlap K.
 struct OverlapCase {
   std::string spec;

@@ -82,14 +82,7 @@ TEST(Overlap1dSplit, PreferredWhereItFitsElseTheMostEven) {
 
 // No split N = m n with p K dividing m and n: one line naming the numbers; cyclic refused.
 TEST(Overlap1dErrors, RefusedInOneLine) {
-  auto message = [](const std::string &spec, GenOptions o) {
-    try {
-      run_pipeline(spec, o);
-    } catch (const FormulaError &e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
+  const auto message = testing::refusal;
   const std::string big = message("DFT(64)", options(2, 8));  // 16 | m and 16 | n: 256 points at least
   EXPECT_NE(big.find("--overlap 8"), std::string::npos) << big;
   EXPECT_NE(big.find("DFT(64) on 2 ranks"), std::string::npos) << big;

@@ -61,14 +61,7 @@ INSTANTIATE_TEST_SUITE_P(Specs, SlabOverlap,
 // K must divide the rows of m a rank holds and its columns after the first exchange: one line
 // naming both; the cyclic distribution is refused (1D kernels: overlap_1d_test.cpp).
 TEST(SlabOverlapErrors, RefusedInOneLine) {
-  auto message = [](const std::string &spec, GenOptions o) {
-    try {
-      run_pipeline(spec, o);
-    } catch (const FormulaError &e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
+  const auto message = testing::refusal;
   const std::string rows = message("DFT(8 x 8)", options(2, 3));  // 3 does not divide m/p = 4
   EXPECT_NE(rows.find("--overlap 3"), std::string::npos) << rows;
   EXPECT_NE(rows.find("4 rows of m"), std::string::npos) << rows;

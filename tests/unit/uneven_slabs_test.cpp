@@ -100,14 +100,7 @@ TEST(UnevenSlabs, EvenSplitsStayBlocks) {
 // One line each: --overlap and the cyclic distribution with an uneven split, a 1D DFT(N) with no
 // split N = m n that the ranks divide (the message says what is needed).
 TEST(UnevenSlabs, RefusedInOneLine) {
-  auto message = [](const std::string &spec, GenOptions o) {
-    try {
-      run_pipeline(spec, o);
-    } catch (const FormulaError &e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
+  const auto message = testing::refusal;
   const std::string overlap = message("DFT(10 x 12)", testing::overlap_options(3, 2));
   EXPECT_NE(overlap.find("--overlap 2"), std::string::npos) << overlap;
   EXPECT_NE(overlap.find("uneven"), std::string::npos) << overlap;
