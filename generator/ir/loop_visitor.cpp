@@ -1,5 +1,6 @@
 #include "generator/ir/loop_visitor.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace splgen {
@@ -258,6 +259,33 @@ std::vector<int> scalars_read(const Expr &e) {
 Stmt with_loop_body(const Stmt &s, Stmt body) {
   if (s->parallel) return make_parallel_for(s->var, std::move(body));
   return s->vector_width > 1 ? make_vector_for(s->var, std::move(body), s->vector_width) : make_for(s->var, std::move(body));
+}
+
+// The largest loop variable id of loops and store indices (loads only use enclosing loops').
+namespace {
+
+class MaxVarId : public LoopVisitor {
+ public:
+  int max = -1;
+
+ protected:
+  void visit_affine(const Idx &x) override {
+    for (auto &[v, c] : x->affine.terms) max = std::max(max, v.id);
+  }
+  void visit_for(const Stmt &s) override {
+    max = std::max(max, s->var.id);
+    LoopVisitor::visit_for(s);
+  }
+  void visit_assign(const Stmt &) override {}
+  void visit_store(const Stmt &s) override { include(s->index); }
+};
+
+}  // namespace
+
+int max_var_id(const Stmt &s) {
+  MaxVarId m;
+  m.include(s);
+  return m.max;
 }
 
 std::vector<Stmt> statements_of(const Stmt &s) { return s->kind == StmtKind::Block ? s->body : std::vector<Stmt>{s}; }

@@ -102,4 +102,8 @@ std::vector<int> scalars_read(const Expr &e);
 // The statements of a block, or the statement itself when it is not a block.
 std::vector<Stmt> statements_of(const Stmt &s);
 
+// The largest loop variable id of s's loops and store indices (loads only use enclosing loops'):
+// fresh variables a pass adds are numbered after it.
+int max_var_id(const Stmt &s);
+
 }  // namespace splgen

@@ -14,21 +14,6 @@
 namespace splgen::lower {
 namespace {
 
-// The largest loop variable id in s (fresh variables are numbered after it).
-class MaxVar : public LoopVisitor {
- public:
-  int max = -1;
-
- protected:
-  void visit_affine(const Idx &x) override {
-    for (auto &[v, c] : x->affine.terms) max = std::max(max, v.id);
-  }
-  void visit_for(const Stmt &s) override {
-    max = std::max(max, s->var.id);
-    LoopVisitor::visit_for(s);
-  }
-};
-
 // The divisors of div and mod nodes whose operand depends on var: the candidate run lengths.
 class RunCandidates : public LoopVisitor {
  public:
@@ -146,10 +131,8 @@ class SplitRuns : public LoopMutator {
 }  // namespace
 
 Function split_contiguous_runs(const Function &f, int min_run) {
-  MaxVar m;
-  m.include(f.body);
   Function out = f;
-  out.body = SplitRuns(m.max + 1, std::max(min_run, 2)).mutate(f.body);
+  out.body = SplitRuns(max_var_id(f.body) + 1, std::max(min_run, 2)).mutate(f.body);
   return out;
 }
 

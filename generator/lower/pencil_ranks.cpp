@@ -178,13 +178,6 @@ std::pair<int64_t, int64_t> even_split(int64_t N, int64_t q) {
   return best;
 }
 
-// The largest loop variable id in s, so that a Sum_par around it gets one of its own.
-int largest_var(const Sigma &s) {
-  int id = s->kind == SigmaKind::Sum ? s->var.id : -1;
-  for (const Sigma &c : s->children) id = std::max(id, largest_var(c));
-  return id;
-}
-
 }  // namespace
 
 RankProgram distribute_1d(const Spl &spec, int ranks, int overlap, int64_t preferred_n,
@@ -218,7 +211,7 @@ RankProgram distribute_1d(const Spl &spec, int ranks, int overlap, int64_t prefe
   // DFT(n) on each, the twiddles of row j of Z (T's entries j n + t), and column block d of Z
   // (e columns) to rank d.
   const Sigma dfts = lower_compute(make_tensor({make_identity(bk), make_dft(n, root)}));
-  const LoopVar w{largest_var(dfts) + 1, p * K};
+  const LoopVar w{max_sum_var(dfts) + 1, p * K};
   const Sigma twiddles = sigma_diag(make_twiddle(N, n, root), fn_h(bk * n, N, Affine::var(w, bk * n), 1));
   step(sigma_sum(w, sigma_compose({sigma_gather(swap_digits(p, bk, e)), twiddles, dfts, sigma_gather(swap_digits(bk, n, 1))}),
                  SumMode::Parallel),

@@ -22,13 +22,6 @@ bool slab_spec(const Spl &inner) { return inner->kind == SplKind::DFTnd && inner
 // The first n of `range` points: h[range <- n](0, 1), the identity when n = range.
 IndexFn prefix(int64_t n, int64_t range) { return fn_h(n, range, Affine::constant(0), 1); }
 
-// The largest loop variable id in s, so that a Sum_par around it gets one of its own.
-int largest_var(const Sigma &s) {
-  int id = s->kind == SigmaKind::Sum ? s->var.id : -1;
-  for (const Sigma &c : s->children) id = std::max(id, largest_var(c));
-  return id;
-}
-
 // A rank's step: Sum_par over the ranks around factors (leftmost first; identities left out),
 // each rank's iteration the same (its body does not use the rank). The Sum_par lets loop merging
 // push an outer scatter into the compute's inner scatters, as it does for the par rules' stages.
@@ -40,7 +33,7 @@ RankStep rank_step(std::vector<Sigma> factors, int ranks, int64_t L) {
                 factors.end());
   if (factors.empty()) factors.push_back(sigma_gather(fn_identity(L)));  // y in the received order: a copy
   Sigma body = factors.size() == 1 ? factors[0] : sigma_compose(std::move(factors));
-  const LoopVar k{largest_var(body) + 1, ranks};
+  const LoopVar k{max_sum_var(body) + 1, ranks};
   return RankStep{false, {}, sigma_sum(k, body, SumMode::Parallel)};
 }
 

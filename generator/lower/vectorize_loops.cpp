@@ -27,29 +27,6 @@ class CountScalarReads : public LoopVisitor {
 
 void count_scalar_reads(const Stmt &s, std::map<int, int> &reads) { CountScalarReads(reads).include(s); }
 
-// The largest loop variable id of loops and store indices (loads only use enclosing loops').
-class MaxVarId : public LoopVisitor {
- public:
-  int max = -1;
-
- protected:
-  void visit_affine(const Idx &x) override {
-    for (auto &[v, c] : x->affine.terms) max = std::max(max, v.id);
-  }
-  void visit_for(const Stmt &s) override {
-    max = std::max(max, s->var.id);
-    LoopVisitor::visit_for(s);
-  }
-  void visit_assign(const Stmt &) override {}
-  void visit_store(const Stmt &s) override { include(s->index); }
-};
-
-int max_var_id(const Stmt &s) {
-  MaxVarId m;
-  m.include(s);
-  return m.max;
-}
-
 class CollectLoads : public LoopVisitor {
  public:
   explicit CollectLoads(std::vector<const ExprNode *> &out) : out_(out) {}
