@@ -99,11 +99,38 @@ bool prefers_radix_four_last(int64_t N) {
   return m % 4 != 0 && (N / m) % 4 != 0;
 }
 
+// The codelet stage n (of N = m x n) as a whole number of vectors: the twiddle stage
+// DFT(m) (x) I(n) then runs its columns without a remainder (with 4 lanes, 25 x 40 ends each
+// DFT(40) (x) I(25) in a scalar DFT(40)). Where the knobs would pick n a codelet anyway (the
+// kRadixLastMax class), or where the most balanced split has a child above kRadixMax
+// (1000 = 25 x 40), n is the multiple of the lanes up to kRadixMax closest to it, if N has one.
+// One interleaved bench run per size, the old split against this one (Zen 3, AVX2):
+//   double: 612 18x34 -> 51x12 1.39x, 680 1.35x, 880 22x40 -> 44x20 1.26x, 972 1.28x, 1008
+//   1.14x, 1000 25x40 -> 50x20 1.11-1.16x (40x25 0.96x, 125x8 0.97x), 148 4x37 -> 37x4 1.23x,
+//   1200 40x30 -> 50x24 1.21x, 1500 1.11x, 2000 80x25 -> 100x20 1.17x, 2500 1.11x, 3000
+//   1.05x, 3600 1.38x;
+//   float: 1000 -> 125x8 1.21-1.27x (50x20 1.07-1.14x), 880 1.2x, 1008 1.56x, 680 3.3x, 1200
+//   1.26x, 2000 1.23x, 3000 1.22x, 3600 1.29x; SSE2 double 1000 1.19x.
+//   Zen 4 (stop 31): 1000 as 50 x 20 1.26x / 1.44x (AVX2 double / float), 1.00x / 1.45x AVX-512.
+int64_t lane_multiple_radix(int64_t N, int64_t lanes) {
+  if (lanes <= 1 || N > SplitKnobs::kRadixLastMax) return 0;
+  if (N <= SplitKnobs::kBalancedMax) {
+    int64_t m = balanced_split(N);
+    if (m <= 1 || std::max(m, N / m) <= SplitKnobs::kRadixMax) return 0;
+  }
+  for (int64_t n = SplitKnobs::kRadixMax - SplitKnobs::kRadixMax % lanes; n >= lanes; n -= lanes)
+    if (N % n == 0 && N / n > 1) return n;
+  return 0;
+}
+
 // Lower is better; children are (m, n) for Cooley-Tukey.
-double choice_cost(const std::vector<int64_t> &children, int64_t N, bool vector_target) {
+double choice_cost(const std::vector<int64_t> &children, int64_t N, const ExpandOptions &options) {
   if (children.empty()) return 1e300;
+  const bool vector_target = options.vector_target;
   int64_t m = children.front(), n = children.back();
   if (vector_target && prefers_radix_four_last(N)) return n == 4 ? 0.0 : 1e6 + double(std::max(m, n));
+  if (int64_t r = vector_target ? lane_multiple_radix(N, options.vector_lanes) : 0; r > 0)
+    return children.size() == 2 && n == r ? 0.0 : 1e6 + double(std::max(m, n));
   if (N <= SplitKnobs::kBalancedMax) return double(*std::max_element(children.begin(), children.end()));
   if (!vector_target && N <= SplitKnobs::kInCacheMax)
     return m > SplitKnobs::kRadixMax ? 1e200 + double(m) : double(SplitKnobs::kRadixMax - m);
@@ -330,7 +357,7 @@ class Expander {
         c.fits = fits_tag(tag, rule->name, c.choice.children, node->a);
         c.preferred = is_preferred(rule);
         c.factorisation = is_factorisation(c.choice.children, node->a);
-        c.cost = choice_cost(c.choice.children, node->a, options_.vector_target);
+        c.cost = choice_cost(c.choice.children, node->a, options_);
         c.estimate = estimated_choice_cost(node->a, c.choice.children);
         candidates.push_back(std::move(c));
       }
@@ -384,7 +411,7 @@ class Expander {
                          std::all_of(c.children.begin(), c.children.end(), [&](int64_t n) { return n <= node->a; });
           if (!smaller) continue;
           c.children.insert(c.children.end(), real_sizes.begin(), real_sizes.end());
-          double cost = choice_cost(c.children, node->a, options_.vector_target);
+          double cost = choice_cost(c.children, node->a, options_);
           // --prefer-rules first, then the cost; ties go to the earlier rule.
           if (!best || std::make_pair(!is_preferred(rule), cost) < std::make_pair(!is_preferred(best->rule), best_cost))
             best = std::move(c), best_cost = cost;

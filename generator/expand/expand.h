@@ -34,6 +34,9 @@ struct ExpandOptions {
   // Splits for vector loops (expand.cpp, SplitKnobs): from 2048 to 32768 points the codelet
   // or radix stage goes where loops over adjacent columns vectorise best.
   bool vector_target = false;
+  // Lanes of a vector of up to 256 bits (AVX2/AVX-512 double 4, float 8; 0 for scalar code):
+  // the columns of DFT(m) (x) I(n) that run as whole vectors (expand.cpp, choice_cost).
+  int64_t vector_lanes = 0;
   // --prefer-rules: wherever one of these rules applies, its choices come before all others
   // (the ranking above decides among them); elsewhere the usual choice.
   std::vector<const Rule *> preferred;

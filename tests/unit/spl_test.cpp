@@ -170,6 +170,24 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   EXPECT_EQ(top_split(1 << 17, false), Split(128, 1024));  // out of cache: m near 128
   EXPECT_EQ(top_split(1 << 20, true), Split(128, 8192));
 
+  // vector targets: the codelet a whole number of vectors of `lanes` (expand.cpp, lane_multiple_radix)
+  auto lane_split = [](int64_t N, int64_t lanes) {
+    expand::ExpandOptions o;
+    o.vector_target = true;
+    o.vector_lanes = lanes;
+    expand::RuletreePtr t = expand::expand(make_dft(N), o).trees.at(0);
+    return std::make_pair(t->children.at(0)->node->a, t->children.at(1)->node->a);
+  };
+  EXPECT_EQ(lane_split(1000, 4), Split(50, 20));    // balanced 25 x 40: DFT(40) is not a codelet
+  EXPECT_EQ(lane_split(1000, 8), Split(125, 8));
+  EXPECT_EQ(lane_split(1000, 0), Split(25, 40));    // lanes unknown: the balanced split
+  EXPECT_EQ(lane_split(1200, 4), Split(50, 24));    // 1025 .. 4096: the codelet last, 24 not 30
+  EXPECT_EQ(lane_split(1500, 8), Split(50, 30));    // no multiple of 8 divides 1500
+  EXPECT_EQ(lane_split(900, 4), Split(30, 30));     // balanced children are codelets: unchanged
+  EXPECT_EQ(lane_split(3072, 8), Split(96, 32));
+  EXPECT_EQ(lane_split(60, 4), Split(15, 4));
+  EXPECT_EQ(lane_split(100, 8), Split(10, 10));
+
   // vector targets: a spec up to 32 points is one codelet, except multiples of 8 above 8
   expand::ExpandOptions o;
   o.top_split_multiple = 8;
