@@ -122,6 +122,7 @@ expand::ExpandOptions default_expand_options(Isa isa, Precision precision) {
     // 256 bits at most: a 512-bit group costs two 256-bit ones on Zen 4 (VectorGroupCosts),
     // and DFT(1000) float as 50 x 20 (256-bit columns) was 1.45x 25 x 40 there (stop 31).
     o.vector_lanes = std::min(widths.front(), precision == Precision::Double ? 4 : 8);
+    o.vector_registers = isa == Isa::Avx512 ? 32 : 16;
   }
   return o;
 }

@@ -123,12 +123,28 @@ int64_t lane_multiple_radix(int64_t N, int64_t lanes) {
   return 0;
 }
 
+// 512 and 1024 points with 8 lanes in 16 registers (AVX2 float): the codelet stage is
+// DFT(8), one vector of columns, and m = N/8 runs stage by stage (64 x 8, 128 x 8), instead
+// of the balanced 16 x 32 / 32 x 32 whose 32-point codelets on 8 lanes need 64 registers.
+// One interleaved bench run each against the balanced split (Zen 3, AVX2 float): 512 as
+// 64 x 8 1.45x, 1.20x, 1.31x, 1.43x (8 x 64 1.22x, 32 x 16 1.08x); 1024 as 128 x 8 1.45x,
+// 1.10x, 1.31x, 1.39x, 0.99x, 1.41x, 1.12x (64 x 16 1.03x, 1.34x); between them 520 as 65 x 8
+// 2.0x, 576 1.19x, 640 1.7x, 960 1.75x, but 768 as 96 x 8 1.00x, 0.88x, 0.97x of 24 x 32; 256 as
+// 32 x 8 0.97x and 2048 as 256 x 8 1.03x, so 512 .. 1024 only. Double 512 as 64 x 8 was
+// 0.92-1.16x: unchanged. AVX-512 (32 registers, 16 float lanes) is not measured: unchanged.
+bool prefers_radix_eight_last(int64_t N, const ExpandOptions &options) {
+  return options.vector_lanes == 8 && options.vector_registers == 16 && N >= 512 && N <= SplitKnobs::kBalancedMax &&
+         N % 8 == 0 && N / 8 >= 64;
+}
+
 // Lower is better; children are (m, n) for Cooley-Tukey.
 double choice_cost(const std::vector<int64_t> &children, int64_t N, const ExpandOptions &options) {
   if (children.empty()) return 1e300;
   const bool vector_target = options.vector_target;
   int64_t m = children.front(), n = children.back();
   if (vector_target && prefers_radix_four_last(N)) return n == 4 ? 0.0 : 1e6 + double(std::max(m, n));
+  if (vector_target && prefers_radix_eight_last(N, options))
+    return children.size() == 2 && n == 8 ? 0.0 : 1e6 + double(std::max(m, n));
   if (int64_t r = vector_target ? lane_multiple_radix(N, options.vector_lanes) : 0; r > 0)
     return children.size() == 2 && n == r ? 0.0 : 1e6 + double(std::max(m, n));
   if (N <= SplitKnobs::kBalancedMax) return double(*std::max_element(children.begin(), children.end()));

@@ -37,6 +37,8 @@ struct ExpandOptions {
   // Lanes of a vector of up to 256 bits (AVX2/AVX-512 double 4, float 8; 0 for scalar code):
   // the columns of DFT(m) (x) I(n) that run as whole vectors (expand.cpp, choice_cost).
   int64_t vector_lanes = 0;
+  // Vector registers of the ISA (16 for SSE2/AVX2, 32 for AVX-512).
+  int vector_registers = 16;
   // --prefer-rules: wherever one of these rules applies, its choices come before all others
   // (the ranking above decides among them); elsewhere the usual choice.
   std::vector<const Rule *> preferred;

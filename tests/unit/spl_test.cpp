@@ -171,10 +171,11 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   EXPECT_EQ(top_split(1 << 20, true), Split(128, 8192));
 
   // vector targets: the codelet a whole number of vectors of `lanes` (expand.cpp, lane_multiple_radix)
-  auto lane_split = [](int64_t N, int64_t lanes) {
+  auto lane_split = [](int64_t N, int64_t lanes, int registers = 32) {
     expand::ExpandOptions o;
     o.vector_target = true;
     o.vector_lanes = lanes;
+    o.vector_registers = registers;
     expand::RuletreePtr t = expand::expand(make_dft(N), o).trees.at(0);
     return std::make_pair(t->children.at(0)->node->a, t->children.at(1)->node->a);
   };
@@ -187,6 +188,13 @@ TEST(Expand, DefaultSplitsBySizeClass) {
   EXPECT_EQ(lane_split(3072, 8), Split(96, 32));
   EXPECT_EQ(lane_split(60, 4), Split(15, 4));
   EXPECT_EQ(lane_split(100, 8), Split(10, 10));
+  // 8 lanes in 16 registers (AVX2 float), 512 .. 1024: the codelet DFT(8) (prefers_radix_eight_last)
+  EXPECT_EQ(lane_split(1024, 8, 16), Split(128, 8));
+  EXPECT_EQ(lane_split(512, 8, 16), Split(64, 8));
+  EXPECT_EQ(lane_split(512, 8, 32), Split(16, 32));
+  EXPECT_EQ(lane_split(512, 4, 16), Split(16, 32));
+  EXPECT_EQ(lane_split(256, 8, 16), Split(16, 16));
+  EXPECT_EQ(lane_split(2048, 8, 16), Split(64, 32));
 
   // vector targets: a spec up to 32 points is one codelet, except multiples of 8 above 8
   expand::ExpandOptions o;
