@@ -13,6 +13,7 @@
 #include "generator/driver/pipeline.h"
 #include "generator/ir/print.h"
 #include "generator/kernel/compile.h"
+#include "generator/kernel/spot_check.h"
 #include "runtime/dma.h"
 #include "runtime/dma_file.h"
 
@@ -38,6 +39,11 @@ CLI::App *add_run_file_command(CLI::App &app, RunFileArgs &a) {
   add_precision_option(cmd, a.precision, "Floating-point type of the data and the kernel (double or float)");
   add_isa_option(cmd, a.isa, "Instruction set of the kernel (this CPU must run it)");
   cmd->add_flag("--inverse", a.inverse, "The inverse (unnormalised) transform");
+  cmd->add_option("--check-bins", a.check_bins,
+                  "Bins of the output checked against O(n) long double sums over the input before OUT is "
+                  "replaced (0: no check; natural layout only)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
   add_compiler_options(cmd, a.compiler, a.flags);
   return cmd;
 }
@@ -87,6 +93,28 @@ double sequential_pass(rt::file_store &from, rt::file_store &to, std::uint64_t b
   return seconds_since(start);
 }
 
+// The dimensions of the DFT under the spec's tags ({n} or {n1, n2, ...}).
+std::vector<int64_t> transform_dims(Spl f) {
+  while (f->kind == SplKind::Tagged && !f->children.empty()) f = f->children.front();
+  if (f->kind == SplKind::DFTnd) return f->perm;
+  return {f->rows};
+}
+
+// Checks OUT's temporary at a few bins before it replaces OUT: a wrong result never lands.
+std::string check_output(const RunFileArgs &a, const Spl &spec, rt::external_store &in, rt::external_store &out) {
+  if (a.check_bins == 0) return "not checked (--check-bins 0)";
+  if (a.layout != "natural") return fmt::format("not checked (--layout {}: the bins are in block order)", a.layout);
+  const auto start = clock_type::now();
+  kernel::SpotCheck s = kernel::spot_check(in, out, transform_dims(spec), a.inverse ? 1 : -1,
+                                           precision_from_option(a.precision), a.check_bins);
+  std::string line = fmt::format("{} bins against O(n) long double sums: max |y - sum| / ||x|| = {:.2g} (tolerance "
+                                 "{:.2g}; {:.1f} s)",
+                                 s.bins.size(), s.max_error, s.tolerance, seconds_since(start));
+  if (!s.ok) throw CommandError(kExitInternal, fmt::format("the output failed its check, {} was not replaced: {}",
+                                                           a.output, line));
+  return line;
+}
+
 }  // namespace
 
 int run_run_file(const RunFileArgs &a) {
@@ -133,6 +161,7 @@ int run_run_file(const RunFileArgs &a) {
   if (g.dma == DmaEngine::Sync) engine = std::make_unique<rt::sync_engine>();
   else engine = std::make_unique<rt::copy_thread_engine>();
   std::uint64_t calls = 0, direct = 0;
+  std::string checked;
   try {
     // in place: the copy into OUT's temporary is the measured pass; otherwise a pass of its own
     pass = sequential_pass(in, *out, bytes);
@@ -143,8 +172,10 @@ int run_run_file(const RunFileArgs &a) {
     } else {
       lib->symbol<void(rt::external_store &, rt::external_store &, rt::dma_engine *)>(name)(*out, in, engine.get());
     }
-    out->commit();  // fsync, then the rename: a run that fails before leaves OUT as it was
+    out->sync();
     seconds = seconds_since(start);
+    checked = check_output(a, c.spec, in, *out);
+    out->commit();  // fsync, then the rename: a run that fails before leaves OUT as it was
   } catch (const std::runtime_error &e) {  // one line naming the file; OUT's temporary is removed
     const std::string m = e.what();
     const bool writing = m.find(": write failed") != std::string::npos || m.find(": cannot sync") != std::string::npos ||
@@ -166,6 +197,7 @@ int run_run_file(const RunFileArgs &a) {
                            "transfers, {} O_DIRECT transfers\n",
                            mib(double(t.bytes_in)), mib(double(t.bytes_out)), t.gets, t.puts, t.smallest_block,
                            calls, direct);
+  std::cout << fmt::format("check: {}\n", checked);
   std::cout << fmt::format("wrote {}\n", a.output);
   check_stdout();
   return kExitOk;

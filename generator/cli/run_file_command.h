@@ -21,6 +21,7 @@ struct RunFileArgs {
   std::string dma = "thread", layout = "natural";
   std::string precision = "double", isa = "native";
   bool inverse = false;
+  int check_bins = 4;  // bins of y checked against O(N) long double sums before OUT is replaced; 0: none
   std::string compiler, flags = "-O3 -march=native";
 };
 

@@ -75,7 +75,8 @@ TEST_F(RunFileCliTest, RunsStreamedKernelsOnFilesLargerThanTheLocalMemory) {
     if (c.in_place) args.push_back("--in-place");
     ProgramResult r = splgen(args);
     ASSERT_EQ(r.exit_code, 0) << c.spec << "\n" << r.err << r.out;
-    for (const std::string &part : std::vector<std::string>{"x the bound", "transfer bound", "blocks got", "wrote " + path("out.bin")})
+    for (const std::string &part : std::vector<std::string>{"x the bound", "transfer bound", "blocks got", "check: 4 bins against O(n) long double sums",
+                                                             "wrote " + path("out.bin")})
       EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
     EXPECT_EQ(read("in.bin"), x) << c.spec;
     const std::vector<cx> y = read("out.bin");
