@@ -1,6 +1,7 @@
 #include "generator/lower/real_codelet.h"
 
 #include "generator/ir/dense.h"
+#include "generator/lower/real_radix2.h"
 #include "generator/lower/symbolic_apply.h"
 #include "generator/rewrite/functions.h"
 
@@ -90,6 +91,9 @@ std::vector<CExpr> symbolic_kernel(const Spl &leaf, const std::vector<CExpr> &x)
   if (leaf->kind == SplKind::DFT) return symbolic_dft(x, leaf->b);
   if (leaf->kind == SplKind::WideDense) return symbolic_wide(leaf, x);
   if (leaf->kind == SplKind::RealTransform && real_kind(leaf) == RealKind::WHT) return symbolic_wht(x);
+  if (leaf->kind == SplKind::RealTransform && leaf->perm.empty() && leaf->a % 2 == 0 &&
+      (real_kind(leaf) == RealKind::RDFT || real_kind(leaf) == RealKind::IRDFT))
+    return symbolic_real_radix2(x, leaf->a, real_kind(leaf) == RealKind::IRDFT);
   if (Spl algorithm = leaf_algorithm(leaf)) return symbolic_apply(algorithm, x);
   std::vector<CExpr> y;
   for (int64_t r = 0; r < leaf->rows; ++r) {
