@@ -1,7 +1,8 @@
 // The even real DFTs of a leaf codelet by the real radix-2 split (the DIT of a real input, and
 // its transpose for the inverse), as genfft's r2cf/r2cb codelets exploit the Hermitian symmetry
 // of every sub-transform: about 0.75x the operations of a half-size complex DFT and the
-// post-pass (RDFT(32): 286 -> 211, measured on the generated code).
+// post-pass (operations in the generated code: RDFT(16) 107 -> 74, RDFT(32) 286 -> 218;
+// FFTW's r2cf_16 and r2cf_32 have 78 and 198).
 #pragma once
 #include <vector>
 
