@@ -71,10 +71,14 @@ void collect_real_sizes(const Spl &f, const Spl &node, std::vector<int64_t> &out
 //   0.76x against 1.02x split;  DCT2 16: 1.55x -> 3.35x, DCT3 16: 1.58x -> 3.32x, DCT3 32 split
 //   1.13x, as a codelet 1.51x but DCT4 32 4.50x -> 2.00x, DCT4 16 4.80x -> 3.04x;  WHT 16: the
 //   split of 4-point leaves 0.51x, one codelet 3.36x the radix-2 loop.
+// Since RDFT/IRDFT leaves are the real radix-2 split (lower/real_radix2.cpp; Zen 3 AVX2, one
+// run each against Debian's FFTW_MEASURE): RDFT 16 2.11x -> 2.90x, 32 1.07x -> 1.46x; IRDFT 16
+// 1.94x -> 2.89x, IRDFT 32 split 1.77x, 1.43x, as one codelet 1.87x, 2.08x (two A/B pairs).
+// RDFT 64 would be 33 x 64 entries, above kRealCodeletEntries (an O(n^2) loop).
 int64_t real_leaf_max(RealKind kind) {
   switch (kind) {
     case RealKind::RDFT: return 32;
-    case RealKind::IRDFT: return 16;
+    case RealKind::IRDFT: return 32;
     case RealKind::WHT: return 16;
     case RealKind::DCT4: case RealKind::DST4: return 8;
     default: return 16;  // DCT2, DCT3, DST2, DST3

@@ -13,9 +13,9 @@ namespace splgen::lower {
 // A real transform leaf with at most this many entries is unrolled (as DFT(32) is).
 inline constexpr int64_t kRealCodeletEntries = 1024;
 
-// y = leaf x, unrolled: symbolic_dft for a DFT; for a real transform the fast algorithm of
-// its breakdown rule applied symbolically (an even real DFT, the DCTs and DSTs; WHT's
-// butterflies), else its entries.
+// y = leaf x, unrolled: symbolic_dft for a DFT; for a real transform the real radix-2 split
+// (an even RDFT or IRDFT, real_radix2.h), the fast algorithm of its breakdown rule applied
+// symbolically (the DCTs and DSTs), WHT's butterflies, else its entries.
 std::vector<CExpr> symbolic_kernel(const Spl &leaf, const std::vector<CExpr> &x);
 
 

@@ -55,12 +55,42 @@ std::pair<Affine, int64_t> split_var(const Affine &a, int var) {
   return {rest, coeff};
 }
 
+// Whether a*j + c never equals b*i for iterations i < j < min(i + width, extent): no lane reads
+// (a) what an earlier lane of its group writes (b), by enumeration (the extents are at most
+// the half spectrum).
+bool distinct_across_lanes(int64_t a, int64_t b, int64_t c, int64_t extent, int width) {
+  for (int64_t i = 0; i < extent; ++i)
+    for (int64_t j = i + 1; j < std::min(extent, i + width); ++j)
+      if (a * j + c == b * i) return false;
+  return true;
+}
+
+// Stores of one buffer with different coefficients along var: a later statement's store in an
+// earlier lane must not hit what an earlier statement stores in a later lane (in lockstep the
+// later statement wins, one after another the later iteration does).
+bool stores_keep_order(const std::map<int, std::vector<const StmtNode *>> &stores, int var, int64_t extent,
+                       int width) {
+  for (auto &[buffer, list] : stores)
+    for (std::size_t s1 = 0; s1 < list.size(); ++s1)
+      for (std::size_t s2 = s1 + 1; s2 < list.size(); ++s2) {
+        const Affine *a1 = as_affine(list[s1]->index), *a2 = as_affine(list[s2]->index);
+        if (!a1 || !a2) continue;  // as before: only differing coefficients are checked here
+        auto [r1, c1] = split_var(*a1, var);
+        auto [r2, c2] = split_var(*a2, var);
+        if (c1 == c2) continue;  // as before: the coefficients' own check
+        Affine diff = r1 + r2 * -1;
+        // statement 1 in lane j, statement 2 in lane i < j: c1*j + r1 != c2*i + r2
+        if (!diff.is_constant() || !distinct_across_lanes(c1, c2, diff.c0, extent, width)) return false;
+      }
+  return true;
+}
+
 // Whether running the straight-line body `width` iterations at a time in lockstep gives the
 // same result as running the iterations one after another. Conservative: every load of a
 // buffer the body stores into must precede those stores and must never read what an earlier
 // lane of the same group writes.
-bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std::map<int, int> &reads_outside,
-                   const std::set<int> &real_buffers) {
+bool lockstep_safe(const std::vector<Stmt> &body, int var, int64_t extent, int width,
+                   const std::map<int, int> &reads_outside, const std::set<int> &real_buffers) {
   std::map<int, std::vector<const StmtNode *>> stores;  // buffer -> stores so far
   std::vector<std::pair<const ExprNode *, std::size_t>> loads;
   for (const Stmt &s : body) {
@@ -85,13 +115,17 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int width, const std:
       if (!sa) return false;
       auto [srest, sc] = split_var(*sa, var);
       Affine diff = srest + lrest * -1;
-      if (!diff.is_constant() || sc != lc) return false;
+      if (!diff.is_constant()) return false;
+      if (sc != lc) {  // the pair loop of a real DFT's post-pass: k read and written, m-k too
+        if (!distinct_across_lanes(lc, sc, -diff.c0, extent, width)) return false;
+        continue;
+      }
       // lane i writes sc*(b+i) + srest, lane j > i reads lc*(b+j) + lrest
       for (int d = 1; d < width; ++d)
         if (sc * -d + diff.c0 == 0) return false;
     }
   }
-  return true;
+  return stores_keep_order(stores, var, extent, width);
 }
 
 // ---- the pass ---------------------------------------------------------------------------------
@@ -135,7 +169,7 @@ class Vectorizer : public LoopMutator {
     for (auto &[scalar, n] : total_reads_)
       if (n > inside[scalar]) outside[scalar] = n - inside[scalar];
     if (runs_masked(var.extent)) {
-      if (!lockstep_safe(statements_of(body), var.id, int(var.extent), outside, real_buffers_)) return std::nullopt;
+      if (!lockstep_safe(statements_of(body), var.id, var.extent, int(var.extent), outside, real_buffers_)) return std::nullopt;
       return make_vector_for(var, body, masked_width_);
     }
     if (masked_width_ > 0) return vectorize_greedy(var, body, outside);
@@ -143,7 +177,7 @@ class Vectorizer : public LoopMutator {
     if (plan.full.empty() && plan.overlap == 0) return std::nullopt;
     int widest = plan.full.empty() ? plan.overlap : plan.full.front().first;
     if (plan.overlap > widest) widest = plan.overlap;
-    if (!lockstep_safe(statements_of(body), var.id, widest, outside, real_buffers_)) return std::nullopt;
+    if (!lockstep_safe(statements_of(body), var.id, var.extent, widest, outside, real_buffers_)) return std::nullopt;
 
     std::vector<Stmt> parts;
     int64_t start = 0;
@@ -170,7 +204,7 @@ class Vectorizer : public LoopMutator {
     auto it = std::find_if(widths_.begin(), widths_.end(), [&](int w) { return w > 1 && w <= var.extent; });
     if (it == widths_.end()) return std::nullopt;
     int width = *it;
-    if (!lockstep_safe(statements_of(body), var.id, width, outside, real_buffers_)) return std::nullopt;
+    if (!lockstep_safe(statements_of(body), var.id, var.extent, width, outside, real_buffers_)) return std::nullopt;
     int64_t main = var.extent - var.extent % width;
     if (main == var.extent) return make_vector_for(var, body, width);
     // The last iterations: var = main + r, 0 <= r < extent - main.

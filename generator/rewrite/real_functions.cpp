@@ -69,13 +69,15 @@ Spl scatter(const std::vector<int64_t> &order) {
 }
 
 // The pair loop of the real DFT and its inverse, k = 1..p, p = (m-1)/2: from a pair of
-// inputs, [a; b] = A [u_k; u_m-k], then [y_k; y_m-k] = [a + t b; conj(a - t b)], t = w_2m^(root k),
-// one 2x2 block each, so that lowering makes one loop (merge_loops.cpp fuses the two tensors).
-Spl pair_loop(int64_t m, const Spl &a, int64_t root) {
+// inputs, [a; b] = A [u_k; u_m-k], then [y_k; y_m-k] = [s a + t b; conj(s a - t b)], t = s
+// w_2m^(root k), one 2x2 block each, so that lowering makes one loop (merge_loops.cpp fuses the
+// two tensors). The scale s sits in the twiddles and the final sums (fused multiply-adds),
+// not in A: rdft_post's halves then cost no multiplications of their own.
+Spl pair_loop(int64_t m, const Spl &a, int64_t root, double s) {
   const int64_t p = (m - 1) / 2;
   std::vector<cplx> d;
-  for (int64_t k = 1; k <= p; ++k) d.push_back(1.0), d.push_back(root_of_unity(2 * m, root * k));
-  Spl f = wmat(2, 2, {1.0, 1.0, 0.0, 0.0}, {0.0, 0.0, 1.0, -1.0});
+  for (int64_t k = 1; k <= p; ++k) d.push_back(1.0), d.push_back(s * root_of_unity(2 * m, root * k));
+  Spl f = wmat(2, 2, {s, 1.0, 0.0, 0.0}, {0.0, 0.0, s, -1.0});
   return make_compose({make_tensor({make_identity(p), f}), make_diag(std::move(d)), make_tensor({make_identity(p), a})});
 }
 
@@ -85,7 +87,7 @@ Spl pair_loop(int64_t m, const Spl &a, int64_t root) {
 Spl rdft_post(int64_t m) {
   check_size("rdft_post", m);
   std::vector<Spl> blocks = {wmat(2, 1, {0.5 - 0.5 * I1, 0.5 + 0.5 * I1}, {0.5 + 0.5 * I1, 0.5 - 0.5 * I1})};
-  if (m > 2) blocks.push_back(pair_loop(m, wmat(2, 2, {0.5, 0.0, -0.5 * I1, 0.0}, {0.0, 0.5, 0.0, 0.5 * I1}), 1));
+  if (m > 2) blocks.push_back(pair_loop(m, wmat(2, 2, {1.0, 0.0, -I1, 0.0}, {0.0, 1.0, 0.0, I1}), 1, 0.5));
   if (m % 2 == 0) blocks.push_back(conj1());
   return make_compose({scatter(pair_order(m, true)), make_direct_sum(std::move(blocks)), gather(pair_order(m, false))});
 }
@@ -97,7 +99,7 @@ Spl irdft_pre(int64_t m) {
   check_size("irdft_pre", m);
   const cplx h = 0.5 + 0.5 * I1, g = 0.5 - 0.5 * I1;
   std::vector<Spl> blocks = {wmat(1, 2, {h, g}, {h, g})};
-  if (m > 2) blocks.push_back(pair_loop(m, wmat(2, 2, {1.0, 0.0, I1, 0.0}, {0.0, 1.0, 0.0, -I1}), -1));
+  if (m > 2) blocks.push_back(pair_loop(m, wmat(2, 2, {1.0, 0.0, I1, 0.0}, {0.0, 1.0, 0.0, -I1}), -1, 1.0));
   if (m % 2 == 0) blocks.push_back(wmat(1, 1, {0.0}, {2.0}));
   return make_compose({scatter(pair_order(m, false)), make_direct_sum(std::move(blocks)), gather(pair_order(m, true))});
 }

@@ -80,6 +80,43 @@ TEST(VectorizeLoops, CheapestGroupsByCost) {
   EXPECT_EQ(vector_loops_of(15, {8, 4, 2}, 8, avx512), (Loops{{8, 8}, {7, 8}}));
 }
 
+// A loop over i < extent in place in y: y[w(i)] = y[r(i)] (+ y[w(i)], and y[r(i)] = y[w(i)] -
+// y[r(i)] for a pair), w and r affine in i, (coefficient, offset): the vector widths of its
+// loops. (The interpreter runs vector loops lane after lane, so only the widths show lockstep.)
+std::vector<int> in_place_widths(int64_t n, int64_t extent, std::pair<int64_t, int64_t> r, std::pair<int64_t, int64_t> w,
+                                 bool pair) {
+  LoopVar i{0, extent};
+  auto idx = [&](std::pair<int64_t, int64_t> a) { return idx_affine(Affine::var(i, a.first) + a.second); };
+  std::vector<Stmt> body = {make_assign(0, e_load(1, idx(r), 0)), make_assign(1, e_load(1, idx(r), 1))};
+  if (pair) body.push_back(make_assign(2, e_load(1, idx(w), 0))), body.push_back(make_assign(3, e_load(1, idx(w), 1)));
+  Expr s2 = pair ? e_scalar(2) : e_const(0), s3 = pair ? e_scalar(3) : e_const(0);
+  body.push_back(make_store(1, idx(w), 0, e_add(e_scalar(0), s2)));
+  body.push_back(make_store(1, idx(w), 1, e_add(e_scalar(1), s3)));
+  if (pair) body.push_back(make_store(1, idx(r), 0, e_sub(s2, e_scalar(0)))), body.push_back(make_store(1, idx(r), 1, e_sub(s3, e_scalar(1))));
+  Function f = lower::vectorize_loops(function(make_for(i, make_block(body)), n), {4, 2}, 0, vector_group_costs(Isa::Avx2));
+  std::vector<int> widths;
+  for (const Stmt &s : statements_of(f.body)) widths.push_back(s->vector_width);
+  return widths;
+}
+
+// Loads and stores of one buffer with different coefficients (the pairs (k, m-k) of a real
+// DFT's post-pass) vectorise where no lane reads or overwrites another lane's element.
+TEST(VectorizeLoops, InPlaceAccessesOfDifferentDirections) {
+  // k = i+1 and m-k = 15-i, i < 7: disjoint halves
+  EXPECT_EQ(in_place_widths(16, 7, {-1, 15}, {1, 1}, true), (std::vector<int>{4, 2, 1}));
+  // y[i] = y[5-i], i < 6: iteration 3 reads what iteration 2 wrote, in the same group
+  EXPECT_EQ(in_place_widths(6, 6, {-1, 5}, {1, 0}, false), (std::vector<int>{1}));
+  // y[i] = x[i], y[5-i] = 2 x[i], i < 6: lanes 2 and 3 both write y[3], the later iteration wins
+  LoopVar i{0, 6};
+  Idx back = idx_affine(Affine::var(i, -1) + 5);
+  Stmt loop = make_for(i, make_block({make_store(1, at(i), 0, e_load(0, at(i), 0)), make_store(1, at(i), 1, e_load(0, at(i), 1)),
+                                      make_store(1, back, 0, e_mul(e_const(2), e_load(0, at(i), 0))),
+                                      make_store(1, back, 1, e_mul(e_const(2), e_load(0, at(i), 1)))}));
+  Function f = lower::vectorize_loops(function(loop, 6), {4, 2}, 0, vector_group_costs(Isa::Avx2));
+  EXPECT_EQ(f.body->kind, StmtKind::For);
+  EXPECT_EQ(f.body->vector_width, 1);
+}
+
 TEST(LoopVisitor, MutatorKeepsUntouchedSubtrees) {
   LoopVar i{0, 4}, j{1, 2};
   Stmt s = make_for(i, make_block({make_assign(0, e_add(e_load(0, at(i), 0), e_const(1))),
