@@ -70,6 +70,7 @@ def candidates():
         out.setdefault(p, "one of the largest primes")
     for n, why in [
         (524287, "2^19 - 1, the largest prime of Bluestein M = 2^20"),
+        (1000003, "a Bluestein prime of M = 2^21 (p - 1 = 2 3 166667)"),
         (2 * 524269, "2 x 524269 (a large prime factor)"),
         (2 * 524287, "2 x 524287"),
         (3 * 349519, "3 x 349519"),
