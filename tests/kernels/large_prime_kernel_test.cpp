@@ -1,8 +1,8 @@
-// Large primes, whose Rader and Bluestein tables the kernel computes on first use
-// (backends/cpp/computed_diag.h) instead of printing them: the computed tables against the
-// values the generator prints, and the kernels against FFTW3 and the long-double reference,
-// forward and inverse. Kept to O(n log n) checks (FFTW, fftwl) plus O(n) sums at a few bins:
-// the suite runs on 2 cores. Also Rader's permutations (backends/cpp/computed_lut.h).
+// Large primes, whose Rader and Bluestein tables (backends/cpp/computed_diag.h) and Rader's
+// permutations (backends/cpp/computed_lut.h) the kernel computes on first use instead of
+// printing them: the computed tables against the values the generator prints, and the kernels
+// against FFTW3 and the long-double reference, forward and inverse. Kept to O(n log n) checks
+// (FFTW, fftwl) plus O(n) sums at a few bins: the suite runs on 2 cores.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
