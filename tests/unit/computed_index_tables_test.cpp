@@ -62,6 +62,18 @@ TEST(ReversalIndex, OnlyTheReversal) {
   EXPECT_TRUE(fn_table(perm_of("reverse", {16}))->reversal);
 }
 
+// root_perm(n, k), built by additions: r -> k r mod n.
+TEST(ReversalIndex, RootPermIsKTimesRModN) {
+  for (int64_t n : {16, 97, 20480})
+    for (int64_t k : {int64_t(-1), int64_t(3), int64_t(-7), n - 1, n + 1}) {
+      if (std::gcd(k < 0 ? -k : k, n) != 1) continue;
+      std::vector<int64_t> t = perm_of("root_perm", {n, k});
+      ASSERT_EQ(int64_t(t.size()), n);
+      for (int64_t r = 0; r < n; ++r)
+        ASSERT_EQ(t[std::size_t(r)], (((k % n + n) % n) * r) % n) << "n = " << n << ", k = " << k << ", r = " << r;
+    }
+}
+
 // Rader's input permutation (powers of g^-1) and its inverse (the output's) are PowerLuts;
 // a table with two entries swapped, or a rotation, is not.
 TEST(PowerLut, RecognisesRadersPermutations) {
