@@ -74,6 +74,29 @@ TEST(ReversalIndex, RootPermIsKTimesRModN) {
     }
 }
 
+// eval_each (the in-place checks' footprints) is eval() at every point, through h, q, strides,
+// tables and compositions whose bases use loop variables.
+TEST(EvalEach, EqualsEval) {
+  const LoopVar j{4, 3}, k{5, 2};
+  const Affine base = Affine::var(j, 8) + Affine::var(k, 2) + 1;
+  const std::vector<IndexFn> fns = {
+      fn_h(8, 64, base, 3),
+      fn_q(8, 256, base, 5, 4),
+      compose(fn_stride(64, 8), fn_h(16, 64, base, 2)),
+      compose(fn_table(perm_of("reverse", {64})), fn_h(8, 64, base, 1)),
+      compose(fn_h(32, 640, Affine::var(k, 7), 9), fn_q(32, 32, Affine::var(j, 1), 2, 4)),
+  };
+  for (const IndexFn &f : fns)
+    for (int64_t jv = 0; jv < j.extent; ++jv)
+      for (int64_t kv = 0; kv < k.extent; ++kv) {
+        const Env env = {{j.id, jv}, {k.id, kv}};
+        std::vector<int64_t> points(std::size_t(f->domain));
+        std::iota(points.begin(), points.end(), int64_t(0));
+        eval_each(f, points, env);
+        for (int64_t i = 0; i < f->domain; ++i) ASSERT_EQ(points[std::size_t(i)], eval(f, i, env)) << to_string(f) << " at " << i;
+      }
+}
+
 // Rader's input permutation (powers of g^-1) and its inverse (the output's) are PowerLuts;
 // a table with two entries swapped, or a rotation, is not.
 TEST(PowerLut, RecognisesRadersPermutations) {
