@@ -7,6 +7,7 @@
 #include "backends/cpp/cpp_backend.h"
 
 #include "backends/cpp/computed_diag.h"
+#include "backends/cpp/computed_lut.h"
 #include "backends/cpp/parallel_region.h"
 #include "backends/kernel_name.h"
 #include "backends/simd/presplit_tables.h"
@@ -14,10 +15,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -34,6 +37,13 @@ bool is_computed_twiddles(const Buffer &b) {
 }
 
 bool is_computed_table(const Buffer &b) { return is_computed_twiddles(b) || is_computed_diag(b); }
+
+// The C type of an index table's entries.
+const char *lut_type(const std::vector<int64_t> &t) {
+  for (int64_t v : t)
+    if (v < -(int64_t(1) << 30) || v >= (int64_t(1) << 30)) return "long";
+  return "int";
+}
 
 // One rank's slice of a twiddle table (lower/slice_rank_tables.h): entries [worker * S, + size),
 // computed when a thread first asks for that rank's, kept per thread.
@@ -670,6 +680,9 @@ struct Emitter : simd::ScalarNames {
     auto emit = std::back_inserter(out);
     for (const std::string &h : options.header_lines) out += comment_lines(h);
     bool heap = false, computed = false, diag_dft = false, diag_chirp = false;
+    std::vector<std::optional<PowerLut>> lut_recipes;  // Rader's large permutations: computed
+    for (const std::vector<int64_t> *t : luts) lut_recipes.push_back(computed_lut(*t));
+    const bool computed_luts = std::any_of(lut_recipes.begin(), lut_recipes.end(), [](const auto &l) { return l.has_value(); });
     const bool streamed = f.dma_tags > 0;
     if (streamed && parallel) throw std::invalid_argument("emit_cpp: streamed loops in a parallel kernel are not built yet");
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
@@ -683,7 +696,7 @@ struct Emitter : simd::ScalarNames {
     if (diag_dft) out += "#include <complex>\n#include <limits>\n#include <map>\n";
     if (diag_dft || diag_chirp) out += "#include <utility>\n";
     if (parallel) out += region.include;
-    if (heap || computed) out += "#include <vector>\n";
+    if (heap || computed || computed_luts) out += "#include <vector>\n";
     if (streamed) out += "\n#include <splgen/runtime/dma.h>\n";
     if (!vector_kinds.empty()) out += "#include <immintrin.h>\n";
     if (isa == Isa::Avx512 && !vector_kinds.empty())
@@ -692,7 +705,7 @@ struct Emitter : simd::ScalarNames {
              "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
              "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
              "#endif\n";
-    if (heap || computed || parallel || streamed || !vector_kinds.empty()) out += "\n";
+    if (heap || computed || computed_luts || parallel || streamed || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
 
     // file scope
@@ -703,11 +716,12 @@ struct Emitter : simd::ScalarNames {
     }
     for (std::size_t k = 0; k < luts.size(); ++k) {
       const std::vector<int64_t> &t = *luts[k];
-      bool small = true;
-      for (int64_t v : t)
-        if (v < -(int64_t(1) << 30) || v >= (int64_t(1) << 30)) small = false;
       if (!file_scope.empty()) file_scope += "\n";
-      fmt::format_to(fs, "static const {} lut{}[{}] = {{", small ? "int" : "long", k, t.size());
+      if (lut_recipes[k]) {
+        file_scope += computed_lut_table(fmt::format("lut{}", k), *lut_recipes[k], lut_type(t));
+        continue;
+      }
+      fmt::format_to(fs, "static const {} lut{}[{}] = {{", lut_type(t), k, t.size());
       for (std::size_t j = 0; j < t.size(); ++j) {
         file_scope += j % 16 == 0 ? "\n    " : " ";
         fmt::format_to(fs, "{}{}", t[j], j + 1 < t.size() ? "," : "");
@@ -808,6 +822,8 @@ struct Emitter : simd::ScalarNames {
       if (buffer_used[i] && is_computed_table(f.buffers[i]))
         fmt::format_to(emit, "  const {} *const {} = {}_values({});\n", real, buffer_names[i], buffer_names[i],
                        f.buffers[i].recipe.worker_stride > 0 ? "worker" : "");
+    for (std::size_t k = 0; k < luts.size(); ++k)
+      if (lut_recipes[k]) fmt::format_to(emit, "  const {0} *const lut{1} = lut{1}_values();\n", lut_type(*luts[k]), k);
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
     const bool split = f.buffers[kOutputBuffer].split, split_x = f.buffers[kInputBuffer].split;
     const std::string &xname = buffer_names[kInputBuffer], &yname = buffer_names[kOutputBuffer];

@@ -13,6 +13,15 @@ namespace {
 
 IndexFn make(IndexFnNode n) { return std::make_shared<const IndexFnNode>(std::move(n)); }
 
+// t[i] = (n - i) mod n, n = t.size() > 1.
+bool is_reversal(const std::vector<int64_t> &t) {
+  const int64_t n = int64_t(t.size());
+  if (n < 2 || t[0] != 0) return false;
+  for (int64_t i = 1; i < n; ++i)
+    if (t[std::size_t(i)] != n - i) return false;
+  return true;
+}
+
 // l(N, m) o h(b, s): the stride permutation read through a strided range. Exact when b's
 // remainder modulo n = N/m is known and the range stays inside one block of n, or when
 // the stride is a multiple of n.
@@ -69,6 +78,7 @@ IndexFn fn_table(std::vector<int64_t> table, int64_t mu) {
   if (mu < 1) throw std::logic_error("table: the packet size must be positive");
   IndexFnNode n{FnKind::Table, int64_t(table.size()) * mu, int64_t(table.size()) * mu};
   n.mu = mu;
+  n.reversal = mu == 1 && is_reversal(table);
   n.table = std::make_shared<const std::vector<int64_t>>(std::move(table));
   return make(std::move(n));
 }
@@ -184,6 +194,27 @@ int64_t eval(const IndexFn &f, int64_t i, const Env &env) {
   throw std::logic_error("bad index function");
 }
 
+void eval_each(const IndexFn &f, std::vector<int64_t> &points, const Env &env) {
+  switch (f->kind) {
+    case FnKind::H:
+    case FnKind::Q: {
+      const int64_t base = f->base.eval(env);  // once, not per point: Env is a map
+      if (f->kind == FnKind::H)
+        for (int64_t &i : points) i = base + i * f->s;
+      else
+        for (int64_t &i : points) i = (base + (i / f->mu) * f->s) * f->mu + i % f->mu;
+      return;
+    }
+    case FnKind::Compose:
+      eval_each(f->g, points, env);
+      eval_each(f->f, points, env);
+      return;
+    default:
+      for (int64_t &i : points) i = eval(f, i, env);  // no loop variables
+      return;
+  }
+}
+
 Idx apply_index(const IndexFn &f, const Idx &i) {
   switch (f->kind) {
     case FnKind::H: return idx_add(idx_affine(f->base), idx_scale(i, f->s));
@@ -199,6 +230,7 @@ Idx apply_index(const IndexFn &f, const Idx &i) {
       return f->outer > 1 ? idx_add(idx_scale(idx_div(i, block), block), within) : within;
     }
     case FnKind::Table:
+      if (f->reversal) return idx_mod(idx_add(idx_const(f->domain), idx_scale(i, -1)), f->domain);  // i < n: n - i > 0
       if (f->mu == 1) return idx_lookup(f->table, i);
       return idx_add(idx_scale(idx_lookup(f->table, idx_div(i, f->mu)), f->mu), idx_mod(i, f->mu));
     case FnKind::Layout: return idx_add(idx_scale(idx_div(i, f->mu), f->outer), idx_scale(idx_mod(i, f->mu), f->s));

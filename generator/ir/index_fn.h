@@ -30,6 +30,9 @@ struct IndexFnNode {
   int64_t s = 1, mu = 1;                             // H: stride; Q: s, mu; Stride: m, mu; Layout: s, n; Table: mu
   int64_t outer = 1;                                 // Stride: a; Layout: d
   std::shared_ptr<const std::vector<int64_t>> table; // Table
+  // Table, mu = 1: i -> (n - i) mod n (Bluestein's DFT(M, -1) = reverse(M) DFT(M)), applied
+  // as that expression: no table in the kernel (8 bytes of source a point of M = 2^21)
+  bool reversal = false;
   IndexFn f, g;                                      // Compose: f o g
 };
 
@@ -54,6 +57,8 @@ std::optional<IndexFn> inverse(const IndexFn &f);
 IndexFn rename_var(const IndexFn &f, int from, const LoopVar &to);
 
 int64_t eval(const IndexFn &f, int64_t i, const Env &env);
+// points[j] = f(points[j]) for every j: eval() of many points, the loop variables looked up once.
+void eval_each(const IndexFn &f, std::vector<int64_t> &points, const Env &env);
 Idx apply_index(const IndexFn &f, const Idx &i);  // symbolic, simplified with the variables' ranges
 std::string to_string(const IndexFn &f);
 

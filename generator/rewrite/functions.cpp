@@ -257,8 +257,11 @@ Spl bluestein_conv(int64_t n, int64_t k) {
 Spl root_perm(int64_t n, int64_t k) {
   check_positive("root_perm", "n", n);
   check_root("root_perm", n, k);
+  // k r mod n by additions, not products: root_perm(2^21, -1) with its __int128 remainders was
+  // 6% of the CPU time of gen "DFT(1048127)" (perf, Zen 3)
   std::vector<int64_t> perm(static_cast<std::size_t>(n));
-  for (int64_t r = 0; r < n; ++r) perm[std::size_t(r)] = mulmod(k, r, n);
+  const int64_t step = mod64(k, n);
+  for (int64_t r = 0, v = 0; r < n; ++r, v = v >= n - step ? v - (n - step) : v + step) perm[std::size_t(r)] = v;
   return make_perm(std::move(perm));
 }
 

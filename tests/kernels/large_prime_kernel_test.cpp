@@ -1,8 +1,8 @@
-// Large primes, whose Rader and Bluestein tables the kernel computes on first use
-// (backends/cpp/computed_diag.h) instead of printing them: the computed tables against the
-// values the generator prints, and the kernels against FFTW3 and the long-double reference,
-// forward and inverse. Kept to O(n log n) checks (FFTW, fftwl) plus O(n) sums at a few bins:
-// the suite runs on 2 cores.
+// Large primes, whose Rader and Bluestein tables (backends/cpp/computed_diag.h) and Rader's
+// permutations (backends/cpp/computed_lut.h) the kernel computes on first use instead of
+// printing them: the computed tables against the values the generator prints, and the kernels
+// against FFTW3 and the long-double reference, forward and inverse. Kept to O(n log n) checks
+// (FFTW, fftwl) plus O(n) sums at a few bins: the suite runs on 2 cores.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -14,6 +14,7 @@
 #include <random>
 
 #include "backends/cpp/computed_diag.h"
+#include "backends/cpp/computed_lut.h"
 #include "generator/driver/pipeline.h"
 #include "generator/rewrite/functions.h"
 #include "tests/support/kernel_loader.h"
@@ -68,6 +69,30 @@ TEST(LargePrimeTables, ComputedEqualsPrinted) {
     for (std::size_t q = 0; q < printed[i].size(); ++q)
       differ += t[2 * q] != printed[i][q].real() || t[2 * q + 1] != printed[i][q].imag();
     EXPECT_EQ(differ, 0) << cases[i].fn << "(" << fmt::format("{}", fmt::join(cases[i].args, ", ")) << ")";
+  }
+}
+
+// Rader's permutations above 4096 entries, forward and inverse: the table the kernel computes
+// (backends/cpp/computed_lut.h) is the one the generator would print.
+TEST(LargePrimeTables, ComputedLutEqualsPrinted) {
+  const std::vector<std::pair<std::string, int64_t>> cases = {
+      {"rader_perm", 4099}, {"rader_out", 4099}, {"rader_perm", 65537}, {"rader_out", 1048573}};
+  test::TempDir dir("splgen-luts");
+  std::string source = "#include <vector>\n";
+  std::vector<std::vector<int64_t>> printed;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    printed.push_back(rewrite::find_rule_function(cases[i].first)->make({cases[i].second})->perm);
+    std::optional<backends::PowerLut> l = backends::computed_lut(printed.back());
+    ASSERT_TRUE(l) << cases[i].first << "(" << cases[i].second << ")";
+    source += backends::computed_lut_table(fmt::format("lut{}", i), *l, "int");
+    source += fmt::format("extern \"C\" const int *table{0}() {{ return lut{0}_values(); }}\n", i);
+  }
+  test::SharedObject lib(test::compile_shared_object({dir.write("luts.cpp", source)}, dir.file("luts.so"), "", "-O2"));
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const int *t = lib.symbol<const int *()>(fmt::format("table{}", i))();
+    int64_t differ = 0;
+    for (std::size_t q = 0; q < printed[i].size(); ++q) differ += t[q] != printed[i][q];
+    EXPECT_EQ(differ, 0) << cases[i].first << "(" << cases[i].second << ")";
   }
 }
 
@@ -139,6 +164,17 @@ long largest_printed_diag(const std::string &source) {
   return most;
 }
 
+// The most entries of a printed index table (`static const int lut<k>[entries] = {`), else 0.
+long largest_printed_lut(const std::string &source) {
+  long most = 0;
+  for (std::size_t at = source.find(" lut"); at != std::string::npos; at = source.find(" lut", at + 1)) {
+    std::size_t bracket = source.find_first_not_of("0123456789", at + 4);
+    if (bracket == at + 4 || source[bracket] != '[' || source.compare(at - 3, 3, "int") != 0) continue;
+    most = std::max(most, std::atol(source.c_str() + bracket + 1));
+  }
+  return most;
+}
+
 void generate_compile_and_check(const std::vector<LargeKernel> &kernels) {
   test::TempDir dir("splgen-large-primes");
   std::string unity;
@@ -151,6 +187,7 @@ void generate_compile_and_check(const std::vector<LargeKernel> &kernels) {
     driver::PipelineResult r = driver::run_pipeline(fmt::format("DFT({})", k.n), options);
     EXPECT_NE(r.source.find("computed on first use (backends/cpp/computed_diag.h)"), std::string::npos) << k.name();
     EXPECT_EQ(largest_printed_diag(r.source), 0) << k.name() << ": a Rader or Bluestein table above 4096 entries printed";
+    EXPECT_LE(largest_printed_lut(r.source), 4096) << k.name() << ": a Rader or Bluestein permutation above 4096 entries printed";
     unity += fmt::format("#include \"{}\"\n", dir.write(k.name() + ".cpp", r.source));
   }
   std::string so = test::compile_shared_object({dir.write("kernels.cpp", unity)}, dir.file("kernels.so"), "", "-O1");
