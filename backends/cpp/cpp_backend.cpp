@@ -681,7 +681,8 @@ struct Emitter : simd::ScalarNames {
     for (const std::string &h : options.header_lines) out += comment_lines(h);
     bool heap = false, computed = false, diag_dft = false, diag_chirp = false;
     std::vector<std::optional<PowerLut>> lut_recipes;  // Rader's large permutations: computed
-    for (const std::vector<int64_t> *t : luts) lut_recipes.push_back(computed_lut(*t));
+    std::vector<const char *> lut_types;                // each table's C type, one scan each
+    for (const std::vector<int64_t> *t : luts) lut_recipes.push_back(computed_lut(*t)), lut_types.push_back(lut_type(*t));
     const bool computed_luts = std::any_of(lut_recipes.begin(), lut_recipes.end(), [](const auto &l) { return l.has_value(); });
     const bool streamed = f.dma_tags > 0;
     if (streamed && parallel) throw std::invalid_argument("emit_cpp: streamed loops in a parallel kernel are not built yet");
@@ -718,10 +719,10 @@ struct Emitter : simd::ScalarNames {
       const std::vector<int64_t> &t = *luts[k];
       if (!file_scope.empty()) file_scope += "\n";
       if (lut_recipes[k]) {
-        file_scope += computed_lut_table(fmt::format("lut{}", k), *lut_recipes[k], lut_type(t));
+        file_scope += computed_lut_table(fmt::format("lut{}", k), *lut_recipes[k], lut_types[k]);
         continue;
       }
-      fmt::format_to(fs, "static const {} lut{}[{}] = {{", lut_type(t), k, t.size());
+      fmt::format_to(fs, "static const {} lut{}[{}] = {{", lut_types[k], k, t.size());
       for (std::size_t j = 0; j < t.size(); ++j) {
         file_scope += j % 16 == 0 ? "\n    " : " ";
         fmt::format_to(fs, "{}{}", t[j], j + 1 < t.size() ? "," : "");
@@ -823,7 +824,7 @@ struct Emitter : simd::ScalarNames {
         fmt::format_to(emit, "  const {} *const {} = {}_values({});\n", real, buffer_names[i], buffer_names[i],
                        f.buffers[i].recipe.worker_stride > 0 ? "worker" : "");
     for (std::size_t k = 0; k < luts.size(); ++k)
-      if (lut_recipes[k]) fmt::format_to(emit, "  const {0} *const lut{1} = lut{1}_values();\n", lut_type(*luts[k]), k);
+      if (lut_recipes[k]) fmt::format_to(emit, "  const {0} *const lut{1} = lut{1}_values();\n", lut_types[k], k);
     for (const std::string &def : vconst_defs) out += "  " + def + "\n";
     const bool split = f.buffers[kOutputBuffer].split, split_x = f.buffers[kInputBuffer].split;
     const std::string &xname = buffer_names[kInputBuffer], &yname = buffer_names[kOutputBuffer];

@@ -17,7 +17,7 @@ using lcplx = std::complex<long double>;
 // sqrt(N) entries each (exact cosl/sinl entries: the product is within a few long double eps).
 class Roots {
  public:
-  Roots(int64_t N, int sign) : N_(N), block_(int64_t(std::ceil(std::sqrt(double(N))))) {
+  Roots(int64_t N, int sign) : block_(int64_t(std::ceil(std::sqrt(double(N))))) {
     const long double two_pi = 6.283185307179586476925286766559L;
     auto root = [&](int64_t e) {
       long double t = two_pi * (long double)(e) / (long double)(N);
@@ -29,7 +29,7 @@ class Roots {
   lcplx operator()(int64_t e) const { return low_[std::size_t(e % block_)] * high_[std::size_t(e / block_)]; }
 
  private:
-  int64_t N_, block_;
+  int64_t block_;
   std::vector<lcplx> low_, high_;
 };
 

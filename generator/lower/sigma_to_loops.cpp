@@ -704,16 +704,17 @@ class Codegen {
   Stmt gen_chain(const std::vector<Sigma> &factors, const Access &out, const Access &in, bool aliased) {
     std::size_t m = factors.size();
     bool middle_safe = true;  // F2 .. F(m-1)
-    for (std::size_t i = 1; i + 1 < m; ++i) middle_safe &= in_place_safe(factors[i], in_place_memo_);
+    auto safe = [&](const Sigma &stage) { return in_place_safe(stage, in_place_memo_); };
+    for (std::size_t i = 1; i + 1 < m; ++i) middle_safe &= safe(factors[i]);
     std::vector<Stmt> stages;
-    if (aliased && same(in.fn, out.fn) && every_stage_streamed(factors) && middle_safe && in_place_safe(factors[0], in_place_memo_) &&
-        in_place_safe(factors[m - 1], in_place_memo_)) {
+    if (aliased && same(in.fn, out.fn) && every_stage_streamed(factors) && middle_safe && safe(factors[0]) &&
+        safe(factors[m - 1])) {
       // One buffer, every pass putting each chunk where it got it (the large 1D DFT in place,
       // lower/inplace_passes.h): every stage in place, no temporary.
       for (std::size_t i = m; i-- > 0;) stages.push_back(gen(factors[i], out, out));
       return make_block(std::move(stages));
     }
-    if (!aliased && middle_safe && in_place_safe(factors[0], in_place_memo_) && contiguous(out.fn) && scratch(out.buffer)) {
+    if (!aliased && middle_safe && safe(factors[0]) && contiguous(out.fn) && scratch(out.buffer)) {
       // Every intermediate lives in the output; later stages run in place. Not where the
       // output is scattered (a block of columns of X (x) I(n)): rows a power of two apart
       // fall into the same cache sets, so a block would not stay in cache between stages.
