@@ -14,6 +14,7 @@
 
 #include "generator/lower/codelet.h"
 #include "generator/lower/dma_transfers.h"
+#include "generator/lower/fresh_scalars.h"
 #include "generator/lower/grows_in_place.h"
 #include "generator/lower/packed_io.h"
 #include "generator/lower/real_codelet.h"
@@ -363,7 +364,8 @@ class Codegen {
     std::vector<Stmt> parts = {make_for(first, substitute(get, k.id, Affine::var(first)))};  // prologue
     LoopVar steady{k.id, S - B};
     parts.push_back(make_for(steady, make_block({step, substitute(get, k.id, Affine::var(k) + Affine::constant(B))})));
-    parts.push_back(make_for(last, substitute(step, k.id, Affine::var(last) + Affine::constant(S - B))));  // epilogue
+    Stmt tail = fresh_scalars(substitute(step, k.id, Affine::var(last) + Affine::constant(S - B)), f_.scalars);
+    parts.push_back(make_for(last, tail));  // epilogue
     for (int64_t j = 0; j < B; ++j) parts.push_back(make_dma_wait(idx_const(B + j)));
     return make_block(std::move(parts));
   }

@@ -55,6 +55,20 @@ std::pair<Affine, int64_t> split_var(const Affine &a, int var) {
   return {rest, coeff};
 }
 
+// An index as affine + terms that do not use var (a streamed loop's slot, (k % B) chunk, in
+// the steady state), the latter as text: two indices with equal text differ by their affine
+// parts. Nothing when a non-affine term uses var.
+std::optional<std::pair<Affine, std::string>> split_invariant(const Idx &x, int var) {
+  if (const Affine *a = as_affine(x)) return std::pair{*a, std::string()};
+  if (x->kind == IdxKind::Add) {
+    auto l = split_invariant(x->a, var), r = split_invariant(x->b, var);
+    if (!l || !r) return std::nullopt;
+    return std::pair{l->first + r->first, l->second + "+" + r->second};
+  }
+  if (uses_var(x, var)) return std::nullopt;
+  return std::pair{Affine::constant(0), to_string(x)};
+}
+
 // Whether a*j + c never equals b*i for iterations i < j < min(i + width, extent): no lane reads
 // (a) what an earlier lane of its group writes (b), by enumeration (the extents are at most
 // the half spectrum).
@@ -107,13 +121,13 @@ bool lockstep_safe(const std::vector<Stmt> &body, int var, int64_t extent, int w
   for (auto &[load, statement] : loads) {
     auto it = stores.find(load->buffer);
     if (it == stores.end()) continue;
-    const Affine *la = as_affine(load->index);
+    const auto la = split_invariant(load->index, var);
     if (!la) return false;
-    auto [lrest, lc] = split_var(*la, var);
+    auto [lrest, lc] = split_var(la->first, var);
     for (const StmtNode *st : it->second) {
-      const Affine *sa = as_affine(st->index);
-      if (!sa) return false;
-      auto [srest, sc] = split_var(*sa, var);
+      const auto sa = split_invariant(st->index, var);
+      if (!sa || sa->second != la->second) return false;
+      auto [srest, sc] = split_var(sa->first, var);
       Affine diff = srest + lrest * -1;
       if (!diff.is_constant()) return false;
       if (sc != lc) {  // the pair loop of a real DFT's post-pass: k read and written, m-k too

@@ -153,15 +153,16 @@ void run_cases(const std::vector<Case> &cases, const std::vector<int> &passes) {
 }
 
 // tiled(k), n = 16, k = 4 (P = 4 stripes of 4 tiles): stripes are one block of n k, a column
-// stripe P tiles of k^2. Natural: rows (natural stripe -> tiled stripe), columns, back.
+// stripe P tiles of k^2. Natural: columns (n rows of k of x -> P tiles of y), then rows (a
+// tiled stripe -> k natural rows, in place).
 TEST(LayoutKernels, Tiled) {
-  run_cases({{"tiled(4)[DFT(16 x 16)]", DataLayout::Natural, 2, Precision::Double, Isa::Avx2, 4 + 16 + 4, 4 + 16 + 4, 16},
+  run_cases({{"tiled(4)[DFT(16 x 16)]", DataLayout::Natural, 2, Precision::Double, Isa::Avx2, 4 * 16 + 4, 4 * 4 + 4, 4},
              {"tiled(4)[DFT(16 x 16)]", DataLayout::Block, 3, Precision::Double, Isa::Scalar, 4 + 16, 4 + 16, 16},
              {"tiled(4)[DFT(16 x 16)]", DataLayout::ToBlock, 1, Precision::Double, Isa::Scalar, 4, 4, 64},
              {"tiled(4)[DFT(16 x 16)]", DataLayout::FromBlock, 2, Precision::Double, Isa::Scalar, 4, 4, 64},
              {"tiled(2)[DFT(12 x 12)]", DataLayout::Block, 5, Precision::Float, Isa::Avx2, 6 + 36, 6 + 36, 4},
-             {"tiled(8)[DFT(64 x 64, -1)]", DataLayout::Natural, 2, Precision::Double, Isa::Avx2, 8 + 64 + 8, 8 + 64 + 8, 64}},
-            {3, 2, 1, 1, 2, 3});
+             {"tiled(8)[DFT(64 x 64, -1)]", DataLayout::Natural, 2, Precision::Double, Isa::Avx2, 8 * 64 + 8, 8 * 8 + 8, 8}},
+            {2, 2, 1, 1, 2, 2});
 }
 
 // tiled(k)[DFT(n^2)], eq. (19): a column stripe of tiles in, a row stripe out (the first pass),
@@ -203,8 +204,9 @@ TEST(LayoutKernels, OutOfCoreOnFiles) {
   test::TempDir dir("splgen-layout-files");
   const std::vector<std::pair<std::string, DataLayout>> specs = {{"tiled(8)[DFT(64 x 64)]", DataLayout::Block},
                                                                  {"cubic(4)[DFT(16 x 16 x 16)]", DataLayout::Block},
-                                                                 {"stream(16)[DFT(4096)]", DataLayout::Natural}};
-  const int64_t L = 48000;  // bytes: less than any of the three data sets
+                                                                 {"stream(16)[DFT(4096)]", DataLayout::Natural},
+                                                                 {"tiled(8)[DFT(64 x 64)]", DataLayout::Natural}};
+  const int64_t L = 48000;  // bytes: less than any of the four data sets
   std::string unity;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     driver::GenOptions o;

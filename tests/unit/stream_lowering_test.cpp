@@ -54,6 +54,41 @@ TEST(StreamLowering, MultibufferedLoopStructure) {
   EXPECT_EQ(local_memory_bytes(c.program.loops, 8), 2 * 2 * 32 * 16);
 }
 
+// Vector loops inside each top-level loop of the program (the prologue, steady state, epilogue).
+std::vector<int> vector_loops_per_part(const Stmt &body) {
+  struct VectorLoops : LoopVisitor {
+    int n = 0;
+    void visit_for(const Stmt &s) override { n += s->vector_width > 1, LoopVisitor::visit_for(s); }
+  };
+  std::vector<int> out;
+  for (const Stmt &part : statements_of(body))
+    if (part->kind == StmtKind::For) {
+      VectorLoops v;
+      v.include(part);
+      out.push_back(v.n);
+    }
+  return out;
+}
+
+// The steady state and the epilogue are two copies of the chunk's compute: each with scalars of
+// its own, so the vectoriser sees neither copy's scalars read outside it and vectorises both
+// (both stayed scalar before: 0.41x -> 0.53x FFTW for tiled(16)[DFT(4096 x 4096)], Zen 3).
+TEST(StreamLowering, BothCopiesOfTheComputeAreVectorised) {
+  for (const char *spec : {"stream(4)[ DFT(32) (x) I(8) ]", "stream(4)[ I(8) (x) DFT(16) ]", "tiled(4)[ DFT(16 x 16) ]"}) {
+    SCOPED_TRACE(spec);
+    driver::GenOptions o;
+    o.isa = Isa::Avx2;
+    driver::Compilation c = driver::start(spec, o);
+    driver::run_until(c, driver::Stage::Loops);
+    std::vector<int> parts = vector_loops_per_part(c.program.loops.body);
+    ASSERT_GE(parts.size(), 3u);
+    EXPECT_EQ(parts[0], 0);  // the prologue: transfers only
+    EXPECT_GT(parts[1], 0);
+    EXPECT_EQ(parts[1], parts[2]);
+    EXPECT_LT(max_abs_difference(to_dense(c.program.loops), to_dense(c.spec)), 1e-9);
+  }
+}
+
 TEST(StreamLowering, TooSmallLocalMemoryAndNoBuffersAreErrors) {
   EXPECT_NO_THROW(lowered("stream(4)[ I(8) (x) DFT(16) ]", 2, 2 * 2 * 32 * 16));
   try {
