@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "backends/simd/lane_step.h"
 #include "generator/ir/loop_visitor.h"
 
 namespace splgen::backends::simd {
@@ -100,7 +101,10 @@ class Printer {
 
   // Consecutive iterations touch consecutive complex elements.
   // (base + var with a base of div/mod of outer loops: generator/lower/contiguous_runs.h)
-  bool contiguous(const Idx &index) const { return unit_stride(index, var_.id); }
+  // (or lanes that share a quotient and count up a remainder: lane_step.h)
+  bool contiguous(const Idx &index) const {
+    return unit_stride(index, var_.id) || lane_step(index, var_.id, kind_.lanes) == int64_t(1);
+  }
 
   bool narrow(int buffer) const { return kind_.bits() == 512 && loop_.narrow_loads.count(buffer) > 0; }
 

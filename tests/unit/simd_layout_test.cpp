@@ -1,15 +1,18 @@
 // How the SIMD backend lays out what vector loops read: presplit twiddle tables
-// (backends/simd/presplit_tables.h) and 512-bit loads in 256-bit halves after 256-bit stores
-// (backends/cpp/cpp_backend.cpp, last_store_bytes). The kernel tests run these kernels.
+// (backends/simd/presplit_tables.h), 512-bit loads in 256-bit halves after 256-bit stores
+// (backends/cpp/cpp_backend.cpp, last_store_bytes), lanes through division and remainder
+// (backends/simd/lane_step.h). The kernel tests run these kernels.
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "backends/simd/lane_step.h"
 #include "backends/simd/presplit_tables.h"
 #include "generator/driver/pipeline.h"
 #include "generator/ir/loops.h"
+#include "generator/lower/layout_passes.h"
 
 namespace splgen {
 namespace {
@@ -30,6 +33,55 @@ int calls(const std::string &text, const std::string &helper, const std::string 
         line.find(arg) != std::string::npos)
       ++n;
   return n;
+}
+
+// lane_step against evaluation: for var = 0 mod 4 and outer variables, lane l's index minus
+// lane 0's is step l whenever a step is claimed; the folded permutation's index has step 1.
+TEST(LaneStep, DivisionAndRemainderOfAlignedValues) {
+  const LoopVar v{1, 64}, o{2, 8};
+  auto affine = [&](int64_t c0, int64_t cv, int64_t co) {
+    return idx_affine(Affine::constant(c0) + Affine::var(v, cv) + Affine::var(o, co));
+  };
+  auto claimed_step_holds = [&](const Idx &x, int64_t step) {
+    for (int64_t vo = 0; vo < 64; vo += 4)
+      for (int64_t oo = 0; oo < 8; ++oo)
+        for (int64_t l = 0; l < 4; ++l)
+          if (eval(x, {{1, vo + l}, {2, oo}}) != eval(x, {{1, vo}, {2, oo}}) + step * l) return false;
+    return true;
+  };
+  const Idx a = affine(32, 1, 4096);  // 4096 o + v + 32: 0 mod 4 at lane 0
+  // (a / 16 % 8) * 32 + a / 16 / 8 + 2 (a % 16): the shape of L(n, k) (x) I(k) read through a stripe
+  const Idx folded = idx_add(idx_add(idx_scale(idx_mod(idx_div(a, 16), 8), 32), idx_div(idx_div(a, 16), 8)),
+                             idx_scale(idx_mod(a, 16), 2));
+  struct Case {
+    Idx x;
+    std::optional<int64_t> step;
+  } cases[] = {{affine(3, 2, 5), 2},
+               {idx_mod(a, 16), 1},
+               {idx_div(a, 16), 0},
+               {idx_mod(idx_div(a, 16), 8), 0},
+               {folded, 2},
+               {idx_mod(affine(2, 1, 0), 16), std::nullopt},     // 2 + v: lanes 2..5 cross a multiple of 4
+               {idx_mod(affine(0, 1, 6), 16), std::nullopt},     // 6 o + v: not 0 mod 4 for odd o
+               {idx_mod(a, 6), std::nullopt},                    // a divisor that is not a multiple of 4
+               {idx_mod(affine(0, 2, 0), 16), std::nullopt}};    // two per lane
+  for (const Case &c : cases) {
+    SCOPED_TRACE(to_string(c.x));
+    EXPECT_EQ(backends::simd::lane_step(c.x, v.id, 4), c.step);
+    if (c.step) EXPECT_TRUE(claimed_step_holds(c.x, *c.step));
+  }
+  EXPECT_FALSE(claimed_step_holds(idx_mod(affine(2, 1, 0), 16), 1));  // the refused ones would be wrong
+}
+
+// The passes of cubic(4)[DFT(16 x 16 x 16)] in the block layout read and write their pencils
+// through U, U', V folded into the DFT stages: whole vectors of 4 lanes, no per-lane loads or
+// stores (16 of them before lane_step).
+TEST(LaneStep, FoldedLocalPermutationsMoveWholeVectors) {
+  driver::GenOptions options;
+  options.isa = Isa::Avx2, options.layout = lower::DataLayout::Block;
+  std::string text = driver::run_pipeline("cubic(4)[DFT(16 x 16 x 16)]", options).source;
+  EXPECT_EQ(calls(text, "splgen_load_d4") + calls(text, "splgen_store_d4"), 0) << text;
+  EXPECT_GT(calls(text, "splgen_loadc_d4"), 0);
 }
 
 TEST(PresplitTables, ValuesInBlocksOfLanes) {
