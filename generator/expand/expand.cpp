@@ -246,11 +246,23 @@ bool fits_par(const Tag &tag, const std::string &rule, const std::vector<int64_t
 // Inside stream(s), s > 1, a split whose passes rules/stream.rules streams: Cooley-Tukey (DIT,
 // stream_ct_stages) or row-column 2D (stream_2d_stages), s dividing both factors (Cell paper
 // Table 3(a)). With s = 1 the whole kernel is one chunk (stream_single): any split.
+// Cooley-Tukey m x n: the pass reading through L(mn, m) gets packets of m/s elements, the other
+// packets of n/s. A split whose smaller packet is under kStreamPacketMin elements (a cache line
+// of complex doubles) must be as balanced as s allows (stream(1024)[DFT(2^24)] split 1024 x
+// 16384 got single elements, 16 B per block; 4096 x 4096 gets 4).
 bool fits_stream(const Tag &tag, const std::string &rule, const std::vector<int64_t> &children) {
   int64_t s = tag.params.at(0);
   if (s == 1) return true;
   bool two_stages = children.size() == 2 && (rule == "dft_ct_dit" || rule == "dft_2d_rc");
-  return two_stages && children[0] % s == 0 && children[1] % s == 0;
+  if (!two_stages || children[0] % s || children[1] % s) return false;
+  if (rule != "dft_ct_dit") return true;
+  constexpr int64_t kStreamPacketMin = 4;
+  const int64_t N = children[0] * children[1], packet = std::min(children[0], children[1]) / s;
+  if (packet >= kStreamPacketMin) return true;
+  int64_t best = s;
+  for (int64_t d = s; d <= N / d; d += s)
+    if (N % d == 0 && (N / d) % s == 0) best = d;
+  return packet >= std::min(best / s, kStreamPacketMin);
 }
 
 // Whether a choice is one the tag right above the node asks for (other tags ask for none).

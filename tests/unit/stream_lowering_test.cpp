@@ -6,6 +6,7 @@
 
 #include "generator/driver/pipeline.h"
 #include "generator/ir/loop_visitor.h"
+#include "generator/ir/print.h"
 #include "generator/lower/dma_transfers.h"
 
 namespace splgen {
@@ -87,6 +88,23 @@ TEST(StreamLowering, BothCopiesOfTheComputeAreVectorised) {
     EXPECT_EQ(parts[1], parts[2]);
     EXPECT_LT(max_abs_difference(to_dense(c.program.loops), to_dense(c.spec)), 1e-9);
   }
+}
+
+// The top Cooley-Tukey split of stream(s)[DFT(n)]: a split whose smaller factor gives packets
+// of fewer than 4 elements per chunk is as balanced as s allows (DFT(2^24) with s = 1024: 4096 x
+// 4096, not 1024 x 16384, whose first pass got single elements); others are left to the cost.
+TEST(StreamLowering, TopSplitGivesPacketsOfACacheLine) {
+  auto top_twiddle = [](const std::string &spec) {  // T(n, second factor) of the top split
+    driver::Compilation c = driver::start(spec, driver::GenOptions{});
+    driver::run_until(c, driver::Stage::Expand);
+    std::string f = print(c.expansion.formula), n = std::to_string(c.spec->rows);
+    std::size_t at = f.find(" T(" + n + ",");
+    return at == std::string::npos ? f : f.substr(at + 1, f.find(')', at) - at);
+  };
+  EXPECT_EQ(top_twiddle("stream(1024)[ DFT(16777216) ]"), "T(16777216,4096)");
+  EXPECT_EQ(top_twiddle("stream(512)[ DFT(4194304) ]"), "T(4194304,2048)");
+  EXPECT_EQ(top_twiddle("stream(16)[ DFT(4096) ]"), "T(4096,64)");    // 32 x 128: packets of 2
+  EXPECT_EQ(top_twiddle("stream(4)[ DFT(4096) ]"), "T(4096,128)");    // packets of 8 and 32: the cost's choice
 }
 
 TEST(StreamLowering, TooSmallLocalMemoryAndNoBuffersAreErrors) {
