@@ -10,7 +10,9 @@
 #include "backends/cpp/computed_lut.h"
 #include "backends/cpp/parallel_region.h"
 #include "backends/kernel_name.h"
+#include "backends/simd/lane_orders.h"
 #include "backends/simd/presplit_tables.h"
+#include "backends/simd/split_helpers.h"
 #include "backends/simd/vector_loop.h"
 
 #include <fmt/format.h>
@@ -258,8 +260,7 @@ struct Emitter : simd::ScalarNames {
 
   // -- simd::ScalarNames
   std::string pointer(int buffer, const Idx &index) override {
-    if (f.buffers[std::size_t(buffer)].split)  // vectorize_loops leaves loops over split buffers scalar
-      throw std::invalid_argument("emit_cpp: a vector access of a split-format buffer");
+    if (split(buffer)) throw std::invalid_argument("emit_cpp: a pointer to a split-format buffer's complex elements");
     const std::string &name = buffer_ref(buffer);
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
@@ -269,6 +270,13 @@ struct Emitter : simd::ScalarNames {
     if (f.buffers[std::size_t(buffer)].real) return name + "[" + idx_text(index, 1, 0).s + "]";  // one real each
     if (f.buffers[std::size_t(buffer)].split) return name + (part ? "i[" : "r[") + idx_text(index, 1, 0).s + "]";
     return name + "[" + idx_text(index, 2, part).s + "]";
+  }
+  bool split(int buffer) override { return f.buffers[std::size_t(buffer)].split; }
+  std::string part_pointer(int buffer, const Idx &index, int part) override {
+    if (!split(buffer)) throw std::invalid_argument("emit_cpp: a part pointer into an interleaved buffer");
+    const std::string name = buffer_ref(buffer) + (part ? "i" : "r");
+    Text offset = idx_text(index, 1, 0);
+    return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
   }
   std::string vector_constant(double v, const simd::VectorKind &kind) override {
     std::string scalar = constant(v);
@@ -470,6 +478,7 @@ struct Emitter : simd::ScalarNames {
   // and the halves cost an insert each (DFT(192) 0.96x with them; DFT(128) float 1.04-1.08x).
   std::map<int, int> last_store_bytes;
   std::map<int, int> presplit;  // table -> lanes (simd/presplit_tables.h)
+  simd::LaneOrders lane_orders;  // simd/lane_orders.h
   static constexpr int64_t kStoreQueueBytes = 1024;
   int64_t buffer_bytes(int buffer) const {
     if (buffer < 0 || std::size_t(buffer) >= f.buffers.size()) return INT64_MAX;
@@ -653,6 +662,7 @@ struct Emitter : simd::ScalarNames {
     loop_vars.emplace_back(s.var.id, false);
     for (auto [table, lanes] : presplit)
       if (lanes == kind.lanes) loop.presplit.insert(table);
+    loop.natural_order = lane_orders.natural_loops.count(&s) > 0;
     std::map<int, int> stored;
     body += simd::print_vector_loop(loop, kind, *this, depth, &stored);
     for (auto [buffer, bytes] : stored) last_store_bytes[buffer] = bytes;
@@ -673,6 +683,7 @@ struct Emitter : simd::ScalarNames {
     std::vector<bool> printed;
     for (const Buffer &b : f.buffers) printed.push_back(b.role == BufferRole::Table && !is_computed_table(b));
     presplit = simd::presplit_tables(f, printed);
+    lane_orders = simd::plan_lane_orders(f, presplit);
     if (parallel) emit_region_body(f.body, 2);
     else emit_stmt(f.body, 1);
 
@@ -708,6 +719,9 @@ struct Emitter : simd::ScalarNames {
              "#endif\n";
     if (heap || computed || computed_luts || parallel || streamed || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
+    const bool split_buffers = std::any_of(f.buffers.begin(), f.buffers.end(), [](const Buffer &b) { return b.split; });
+    if (split_buffers)
+      for (auto &[suffix, kind] : vector_kinds) out += simd::split_helpers(kind, simd::target_attribute(isa)) + "\n";
 
     // file scope
     std::string file_scope;
@@ -750,7 +764,9 @@ struct Emitter : simd::ScalarNames {
         continue;
       }
       if (auto it = presplit.find(int(i)); it != presplit.end()) {
-        const std::vector<int> order = simd::VectorKind{prec, it->second, false}.lane_order();
+        std::vector<int> order = simd::VectorKind{prec, it->second, false}.lane_order();
+        if (lane_orders.natural_tables.count(int(i)))
+          for (std::size_t l = 0; l < order.size(); ++l) order[l] = int(l);
         const std::vector<double> t = simd::presplit_values(b.values, it->second, order);
         fmt::format_to(fs, "// blocks of {} entries: real parts, then imaginary parts, in register lane order\n", it->second);
         fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], t.size());
