@@ -118,11 +118,34 @@ std::string computed_rank_slices(const std::string &name, const Buffer &b, const
 // A twiddle table too large to print (megabytes of literals): a function that fills it on
 // first use (thread-safe static initialisation) from long double cos/sin: the entries are
 // then within an ulp of the printed ones (which come from octant-reduced long double).
-std::string computed_table(const std::string &name, const Buffer &b, const std::string &real) {
+// With lanes > 1, in the presplit layout of simd/presplit_tables.h (blocks of `lanes` entries:
+// real parts, then imaginary parts, entry l of a block at position place[l]; the entries after
+// the last whole block interleaved).
+std::string computed_table(const std::string &name, const Buffer &b, const std::string &real, int lanes = 0,
+                           const std::vector<int> &place = {}) {
   const Buffer::Recipe &r = b.recipe;
   if (r.N != b.size || r.n <= 0) throw std::invalid_argument(fmt::format("emit_cpp: bad recipe for table {}", b.name));
+  const std::string cos = fmt::format("static_cast<{}>(std::cos(step * static_cast<long double>(e)))", real);
+  const std::string sin = fmt::format("static_cast<{}>(-std::sin(step * static_cast<long double>(e)))", real);
+  std::string where = fmt::format("      v[2 * q] = {};\n      v[2 * q + 1] = {};\n", cos, sin), layout, places;
+  if (lanes > 1) {
+    for (int p : place) places += fmt::format("{}{}", places.empty() ? "" : ", ", p);
+    layout = fmt::format("// Blocks of {} entries: real parts, then imaginary parts, in register lane order.\n", lanes);
+    where = fmt::format(
+        "      const {real} re = {cos}, im = {sin};\n"
+        "      if (q < {W}L) {{\n"
+        "        static const int place[{L}] = {{{P}}};\n"
+        "        const long at = q / {L} * {L2} + place[q % {L}];\n"
+        "        v[at] = re;\n        v[at + {L}] = im;\n"
+        "      }} else {{\n"
+        "        v[2 * q] = re;\n        v[2 * q + 1] = im;\n"
+        "      }}\n",
+        fmt::arg("W", r.N - r.N % lanes), fmt::arg("L", lanes), fmt::arg("L2", 2 * lanes), fmt::arg("P", places),
+        fmt::arg("real", real), fmt::arg("cos", cos), fmt::arg("sin", sin));
+  }
   return fmt::format(
       "// T({N}, {n}, {k}) in diagonal order, computed on first use: entry q is w_{N}^({k} (q / {n}) (q % {n})).\n"
+      "{layout}"
       "static const {real} *{name}_values() {{\n"
       "  static const std::vector<{real}> table = [] {{\n"
       "    std::vector<{real}> v(2 * {N}L);\n"
@@ -130,16 +153,18 @@ std::string computed_table(const std::string &name, const Buffer &b, const std::
       "    for (long q = 0; q < {N}L; ++q) {{\n"
       "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
       "      if (e < 0) e += {N}L;\n"
-      "      v[2 * q] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
-      "      v[2 * q + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
+      "{where}"
       "    }}\n"
       "    return v;\n"
       "  }}();\n"
       "  return table.data();\n"
       "}}\n",
       fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
-      fmt::arg("real", real), fmt::arg("name", name));
+      fmt::arg("real", real), fmt::arg("name", name), fmt::arg("layout", layout), fmt::arg("where", where));
 }
+
+// A computed table that vector loops may read presplit: one whole table from its recipe.
+bool computed_presplit(const Buffer &b) { return is_computed_twiddles(b) && b.recipe.worker_stride == 0; }
 
 // ---- names -------------------------------------------------------------------------------
 
@@ -689,7 +714,13 @@ struct Emitter : simd::ScalarNames {
     RegionText region = region_text(options.threading, f.workers, "  ", simd::target_attribute(isa));
     barrier = region.barrier;
     std::vector<bool> printed;
-    for (const Buffer &b : f.buffers) printed.push_back(b.role == BufferRole::Table && !is_computed_table(b));
+    // The tables whose layout splgen chooses: the printed ones, and in split kernels the computed
+    // twiddles, which then need no permute in natural order (DFT(65536) --format split, AVX2
+    // double: 0.72x -> 1.00x of the interleaved kernel). Interleaved kernels keep them
+    // interleaved: presplit, DFT(65536) ran 0.95-0.98x as fast (Zen 3, hand harness, 5 runs).
+    const bool split_kernel = std::any_of(f.buffers.begin(), f.buffers.end(), [](const Buffer &b) { return b.split; });
+    for (const Buffer &b : f.buffers)
+      printed.push_back(b.role == BufferRole::Table && (!is_computed_table(b) || (split_kernel && computed_presplit(b))));
     presplit = simd::presplit_tables(f, printed);
     lane_orders = simd::plan_lane_orders(f, presplit);
     if (parallel) emit_region_body(f.body, 2);
@@ -765,16 +796,23 @@ struct Emitter : simd::ScalarNames {
         file_scope += computed_diag_table(buffer_names[i], b, real);
         continue;
       }
-      if (is_computed_table(b)) {
-        file_scope += b.recipe.workers_per_rank > 1 ? computed_rank_slices(buffer_names[i], b, real)
-                      : b.recipe.worker_stride > 0   ? computed_slice(buffer_names[i], b, real)
-                                                     : computed_table(buffer_names[i], b, real);
-        continue;
-      }
-      if (auto it = presplit.find(int(i)); it != presplit.end()) {
-        std::vector<int> order = simd::VectorKind{prec, it->second, false}.lane_order();
+      // a presplit table's lane order: the register kind's, or natural (simd/lane_orders.h)
+      auto presplit_it = presplit.find(int(i));
+      std::vector<int> order;
+      if (presplit_it != presplit.end()) {
+        order = simd::VectorKind{prec, presplit_it->second, false}.lane_order();
         if (lane_orders.natural_tables.count(int(i)))
           for (std::size_t l = 0; l < order.size(); ++l) order[l] = int(l);
+      }
+      if (is_computed_table(b)) {
+        std::vector<int> place(order.size());  // entry l of a block at place[l]
+        for (std::size_t k = 0; k < order.size(); ++k) place[std::size_t(order[k])] = int(k);
+        file_scope += b.recipe.workers_per_rank > 1 ? computed_rank_slices(buffer_names[i], b, real)
+                      : b.recipe.worker_stride > 0   ? computed_slice(buffer_names[i], b, real)
+                                                     : computed_table(buffer_names[i], b, real, int(order.size()), place);
+        continue;
+      }
+      if (auto it = presplit_it; it != presplit.end()) {
         const std::vector<double> t = simd::presplit_values(b.values, it->second, order);
         fmt::format_to(fs, "// blocks of {} entries: real parts, then imaginary parts, in register lane order\n", it->second);
         fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], t.size());
