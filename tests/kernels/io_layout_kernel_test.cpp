@@ -323,7 +323,7 @@ std::vector<Case> across_batch(Precision p, Isa isa) {
       add(n, {{}, b, 1, b, n, 1, false, false, true});  // written transposed, inverse
     }
     add(n, {{}, nu + 1, 1, 1, {}, {}, true});            // in place
-    add(n, {{}, 257, 1, 1, {}, {}, false, true});         // split: each lane a transform of both arrays
+    add(n, {{}, 257, 1, 1, {}, {}, false, true});         // split (vector loops inside each transform)
   }
   if (isa != Isa::Scalar) add(256, {{}, 2 * nu + 1, 1, 2 * nu + 1, 256, 1});  // transposed, beyond the codelets
   return out;
