@@ -319,12 +319,12 @@ class Printer {
 
   std::string access_key(int buffer, const Idx &index) const { return fmt::format("{}:{}", buffer, to_string(index)); }
 
-  // Partitions the non-contiguous, lane-dependent accesses of one kind into runs of G
-  // consecutive elements with the same lane stride (at least G, so lanes do not overlap).
   // The elements per lane of a group: a whole register of interleaved complex elements, or of
   // the reals of each part of a split buffer.
   int group_size(int buffer) const { return names_.split(buffer) ? kind_.lanes : kind_.group(); }
 
+  // Partitions the non-contiguous, lane-dependent accesses of one kind into runs of G
+  // consecutive elements with the same lane stride (at least G, so lanes do not overlap).
   void partition(const std::map<std::string, std::pair<int, Idx>> &accesses, std::map<std::string, int> &group_of) {
     std::map<std::string, std::map<int64_t, Idx>> runs;  // buffer + linear part -> offset -> index
     std::map<std::string, int> buffer_of;
