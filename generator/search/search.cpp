@@ -123,7 +123,11 @@ std::vector<Evaluation> Searcher::time_plans(const Spl &node, const std::vector<
     pch_ = precompile_kernel_headers(pch_dir_->path().string(), o_.eval.compiler, o_.eval.flags);
   }
   EvalOptions e = eval_options(node->rows);
-  const std::size_t chunk = std::size_t(e.max_per_unit * jobs_);
+  // Chunks of at most max_per_unit kernels per compiler job, equal in size: 19 plans of 1024
+  // points went 16 + 3, the second chunk compiling 3 kernels alone on 2 cores.
+  const std::size_t cap = std::size_t(e.max_per_unit * jobs_);
+  const std::size_t chunks = (plans.size() + cap - 1) / cap;
+  const std::size_t chunk = chunks ? (plans.size() + chunks - 1) / chunks : cap;
   for (std::size_t begin = 0; begin < plans.size(); begin += chunk) {
     if (stop()) break;
     report(phase);

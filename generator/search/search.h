@@ -27,6 +27,8 @@ struct SearchOptions {
   std::string strategy = "dp";      // a registered strategy's name (strategy.h)
   double budget_seconds = 0;        // wall-time bound; 0: none
   int keep = 2;                     // dp: plans kept per subproblem
+  int alternate_splits = 3;         // dp: the fastest splits of a node whose children's other kept plans are tried
+  int model_splits = 10;            // dp: splits of a node timed, the best by their children's times (0: all)
   unsigned seed = 1;                // random
   int max_candidates = 300;         // random, exhaustive: plans timed at most
   int final_round = 4;              // best plans re-timed against the default at the end
