@@ -7,9 +7,10 @@
 namespace splgen::search {
 
 std::string kernel_headers() {
-  // What backends/cpp/cpp_backend.cpp may include; more than a unit needs is harmless.
-  return "#include <cmath>\n#include <complex>\n#include <limits>\n#include <map>\n#include <utility>\n"
-         "#include <vector>\n#if defined(__x86_64__) || defined(__i386__)\n#include <immintrin.h>\n#endif\n";
+  // <immintrin.h> only: with <cmath>, <complex>, <map> and <vector> (what the C++ backend may
+  // also include) the header took 3.7 s instead of 1.8 s to precompile and a 4-point unit 0.2 s
+  // instead of 0.1 s to compile (CPU time, g++ 12, Zen 3); units that need those parse them.
+  return "#if defined(__x86_64__) || defined(__i386__)\n#include <immintrin.h>\n#endif\n";
 }
 
 std::string precompile_kernel_headers(const std::string &dir, const std::string &compiler, const std::string &flags) {
