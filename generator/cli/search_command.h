@@ -21,7 +21,7 @@ struct SearchArgs {
   std::string strategy = "dp";
   std::string budget;     // "" : no bound
   int keep = 2;
-  int splits = 10;             // dp: splits timed per node (SearchOptions::model_splits)
+  int splits = 0;              // dp: splits timed per node (SearchOptions::model_splits; 0: all)
   unsigned seed = 1;
   int max_candidates = 300;
   int jobs = 0;           // 0: the available cores
