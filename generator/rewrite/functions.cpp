@@ -33,11 +33,12 @@
 namespace splgen::rewrite {
 
 // The convolution size: the least M >= 2n-1 of the form 2^a, 3 * 2^a or 5 * 2^a, or 9, 15, 27,
-// 45 or 81 times 2^a with 2^a >= 16 (smooth and vectorised in splgen's Cooley-Tukey), so that
-// M stays within 9/8 x (2n-1) mostly. Measured (bench, Zen 3, AVX2, double, loaded; times of
-// DFT(M) alone): 20480 = 5 2^12 82 - 116 us, 20736 = 81 2^8 86 - 115 us, 24576 = 3 2^13
-// 127 - 147 us; DFT(10247) (2n-1 = 20493) with M = 24576 ran at 0.79x FFTW, with 20736 at 1.06x.
-// The least M is the cheapest: the two DFT(M) are most of the time and their cost grows with M.
+// 45 or 81 times 2^a with 2^a >= 16 (smooth and vectorised in splgen's Cooley-Tukey): M stays
+// within 9/8 x (2n-1) from 2n-1 = 1296 on (4/3 x with 2^a, 3 2^a and 5 2^a alone). The least M
+// is the cheapest, the two DFT(M) being most of the time. Measured (bench, Zen 3, AVX2,
+// double, loaded; DFT(M) alone): 20480 = 5 2^12 82 - 116 us, 20736 = 81 2^8 86 - 115 us,
+// 24576 = 3 2^13 127 - 147 us; DFT(10247) (2n-1 = 20493) with M = 24576 ran at 0.65x - 0.79x
+// FFTW, with 20736 at 0.87x - 1.15x (docs/bench/README.md, "Primes").
 int64_t bluestein_size(int64_t n) {
   int64_t best = 0;
   for (int64_t odd : {1, 3, 5, 9, 15, 27, 45, 81}) {
