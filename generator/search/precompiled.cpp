@@ -25,7 +25,16 @@ std::string precompile_kernel_headers(const std::string &dir, const std::string 
   command += " -x c++-header -fPIC -Wall -Wextra -Werror";
   if (!flags.empty()) (command += ' ') += flags;
   command += " -o " + measure::shell_quote(header + ".gch") + " " + measure::shell_quote(header);
-  return measure::run_command(command).first == 0 ? header : "";
+  if (measure::run_command(command).first != 0) return "";
+  // A compiler that made the file but refuses it in a unit (clang errs where g++ falls back to
+  // the text) would compile every unit twice: one empty unit tries it first.
+  const std::string probe = dir + "/splgen_kernel_headers_probe.cpp";
+  std::ofstream(probe) << "\n";
+  std::string check = compiler.empty() ? measure::default_compiler() : compiler;
+  check += " -fPIC -Wall -Wextra -Werror";
+  if (!flags.empty()) (check += ' ') += flags;
+  check += " -fsyntax-only -include " + measure::shell_quote(header) + " " + measure::shell_quote(probe);
+  return measure::run_command(check).first == 0 ? header : "";
 }
 
 }  // namespace splgen::search
