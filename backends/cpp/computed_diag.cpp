@@ -40,17 +40,17 @@ static splgen_lcplx splgen_mul(const splgen_lcplx &a, const splgen_lcplx &b) {
   return splgen_lcplx(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
 }
 
-static void splgen_radix2(std::vector<splgen_lcplx> &a, const std::vector<splgen_lcplx> &roots) {  // roots: w_N^j
-  const long N = long(a.size());
-  for (long i = 1, j = 0; i < N; ++i) {
-    long bit = N >> 1;
+static void splgen_radix2(std::vector<splgen_lcplx> &a, const std::vector<splgen_lcplx> &roots) {  // roots: w_size^j
+  const long size = long(a.size());
+  for (long i = 1, j = 0; i < size; ++i) {
+    long bit = size >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
     if (i < j) std::swap(a[std::size_t(i)], a[std::size_t(j)]);
   }
-  for (long len = 2; len <= N; len *= 2) {
-    const long stride = N / len;
-    for (long i = 0; i < N; i += len)
+  for (long len = 2; len <= size; len *= 2) {
+    const long stride = size / len;
+    for (long i = 0; i < size; i += len)
       for (long j = 0; j < len / 2; ++j) {
         splgen_lcplx u = a[std::size_t(i + j)];
         splgen_lcplx v = splgen_mul(a[std::size_t(i + j + len / 2)], roots[std::size_t(j * stride)]);
@@ -63,40 +63,40 @@ static void splgen_radix2(std::vector<splgen_lcplx> &a, const std::vector<splgen
 static std::vector<splgen_lcplx> splgen_long_dft(const std::vector<splgen_lcplx> &x, splgen_roots &roots);
 
 static std::vector<splgen_lcplx> splgen_bluestein(const std::vector<splgen_lcplx> &x, splgen_roots &roots) {
-  const long N = long(x.size());
-  long M = 1;
-  while (M < 2 * N - 1) M *= 2;
-  const std::vector<splgen_lcplx> &w2N = roots.of(2 * N);
-  std::vector<splgen_lcplx> c(static_cast<std::size_t>(N)), a(static_cast<std::size_t>(M)), b(static_cast<std::size_t>(M));
-  for (long j = 0; j < N; ++j) {
-    c[std::size_t(j)] = w2N[std::size_t(j * j % (2 * N))];
+  const long size = long(x.size());
+  long padded = 1;
+  while (padded < 2 * size - 1) padded *= 2;
+  const std::vector<splgen_lcplx> &w2size = roots.of(2 * size);
+  std::vector<splgen_lcplx> c(static_cast<std::size_t>(size)), a(static_cast<std::size_t>(padded)), b(static_cast<std::size_t>(padded));
+  for (long j = 0; j < size; ++j) {
+    c[std::size_t(j)] = w2size[std::size_t(j * j % (2 * size))];
     a[std::size_t(j)] = splgen_mul(x[std::size_t(j)], c[std::size_t(j)]);
     b[std::size_t(j)] = std::conj(c[std::size_t(j)]);
-    if (j > 0) b[std::size_t(M - j)] = b[std::size_t(j)];
+    if (j > 0) b[std::size_t(padded - j)] = b[std::size_t(j)];
   }
-  const std::vector<splgen_lcplx> &wM = roots.of(M);
-  splgen_radix2(a, wM);
-  splgen_radix2(b, wM);
-  for (long i = 0; i < M; ++i) a[std::size_t(i)] = std::conj(splgen_mul(a[std::size_t(i)], b[std::size_t(i)]));
-  splgen_radix2(a, wM);
-  std::vector<splgen_lcplx> y(static_cast<std::size_t>(N));
-  for (long r = 0; r < N; ++r)
-    y[std::size_t(r)] = splgen_mul(c[std::size_t(r)], std::conj(a[std::size_t(r)])) / (long double)M;
+  const std::vector<splgen_lcplx> &wpadded = roots.of(padded);
+  splgen_radix2(a, wpadded);
+  splgen_radix2(b, wpadded);
+  for (long i = 0; i < padded; ++i) a[std::size_t(i)] = std::conj(splgen_mul(a[std::size_t(i)], b[std::size_t(i)]));
+  splgen_radix2(a, wpadded);
+  std::vector<splgen_lcplx> y(static_cast<std::size_t>(size));
+  for (long r = 0; r < size; ++r)
+    y[std::size_t(r)] = splgen_mul(c[std::size_t(r)], std::conj(a[std::size_t(r)])) / (long double)padded;
   return y;
 }
 
 static std::vector<splgen_lcplx> splgen_mixed_radix(const std::vector<splgen_lcplx> &x, long r, splgen_roots &roots) {
-  const long N = long(x.size()), m = N / r;
-  std::vector<std::vector<splgen_lcplx>> Y(static_cast<std::size_t>(r));
+  const long size = long(x.size()), m = size / r;
+  std::vector<std::vector<splgen_lcplx>> parts(static_cast<std::size_t>(r));
   std::vector<splgen_lcplx> sub(static_cast<std::size_t>(m));
   for (long s = 0; s < r; ++s) {
     for (long l = 0; l < m; ++l) sub[std::size_t(l)] = x[std::size_t(l * r + s)];
-    Y[std::size_t(s)] = splgen_long_dft(sub, roots);
+    parts[std::size_t(s)] = splgen_long_dft(sub, roots);
   }
-  const std::vector<splgen_lcplx> &wr = roots.of(r), &wN = roots.of(N);
-  std::vector<splgen_lcplx> z(static_cast<std::size_t>(r)), y(static_cast<std::size_t>(N));
+  const std::vector<splgen_lcplx> &wr = roots.of(r), &wsize = roots.of(size);
+  std::vector<splgen_lcplx> z(static_cast<std::size_t>(r)), y(static_cast<std::size_t>(size));
   for (long k = 0; k < m; ++k) {
-    for (long s = 0; s < r; ++s) z[std::size_t(s)] = splgen_mul(wN[std::size_t(s * k)], Y[std::size_t(s)][std::size_t(k)]);
+    for (long s = 0; s < r; ++s) z[std::size_t(s)] = splgen_mul(wsize[std::size_t(s * k)], parts[std::size_t(s)][std::size_t(k)]);
     for (long q = 0; q < r; ++q) {
       splgen_lcplx sum = 0;
       for (long s = 0; s < r; ++s) sum += splgen_mul(z[std::size_t(s)], wr[std::size_t(s * q % r)]);
@@ -107,24 +107,24 @@ static std::vector<splgen_lcplx> splgen_mixed_radix(const std::vector<splgen_lcp
 }
 
 static std::vector<splgen_lcplx> splgen_long_dft(const std::vector<splgen_lcplx> &x, splgen_roots &roots) {
-  const long N = long(x.size());
-  if (N > 0 && (N & (N - 1)) == 0) {
+  const long size = long(x.size());
+  if (size > 0 && (size & (size - 1)) == 0) {
     std::vector<splgen_lcplx> a(x);
-    splgen_radix2(a, roots.of(N));
+    splgen_radix2(a, roots.of(size));
     return a;
   }
-  if (N <= 16) {  // the O(N^2) sum
-    const std::vector<splgen_lcplx> &w = roots.of(N);
-    std::vector<splgen_lcplx> y(static_cast<std::size_t>(N));
-    for (long r = 0; r < N; ++r) {
+  if (size <= 16) {  // the O(size^2) sum
+    const std::vector<splgen_lcplx> &w = roots.of(size);
+    std::vector<splgen_lcplx> y(static_cast<std::size_t>(size));
+    for (long r = 0; r < size; ++r) {
       splgen_lcplx s = 0;
-      for (long j = 0; j < N; ++j) s += splgen_mul(x[std::size_t(j)], w[std::size_t(r * j % N)]);
+      for (long j = 0; j < size; ++j) s += splgen_mul(x[std::size_t(j)], w[std::size_t(r * j % size)]);
       y[std::size_t(r)] = s;
     }
     return y;
   }
-  for (long d = 2; d <= 64 && d < N; ++d)
-    if (N % d == 0) return splgen_mixed_radix(x, d, roots);
+  for (long d = 2; d <= 64 && d < size; ++d)
+    if (size % d == 0) return splgen_mixed_radix(x, d, roots);
   return splgen_bluestein(x, roots);
 }
 

@@ -8,9 +8,12 @@
 
 #include "backends/cpp/computed_diag.h"
 #include "backends/cpp/computed_lut.h"
+#include "backends/cpp/computed_twiddles.h"
 #include "backends/cpp/parallel_region.h"
 #include "backends/kernel_name.h"
+#include "backends/simd/lane_orders.h"
 #include "backends/simd/presplit_tables.h"
+#include "backends/simd/split_helpers.h"
 #include "backends/simd/vector_loop.h"
 
 #include <fmt/format.h>
@@ -30,12 +33,14 @@ namespace splgen::backends {
 namespace {
 
 constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries go on the heap
-constexpr int64_t kMaxPrintedTable = 4096;  // complex entries; larger tables with a recipe are computed on first use
 
-bool is_computed_twiddles(const Buffer &b) {
-  return b.role == BufferRole::Table && b.recipe.N > 0 && (b.size > kMaxPrintedTable || b.recipe.worker_stride > 0);
-}
-
+// Heap temporary k starts 2 KiB, 3 KiB, 1 KiB, 2 KiB ... (in reals) past its storage, which
+// glibc places 16 bytes past a page boundary, as callers' large buffers usually are: a stage
+// reading one buffer and writing another at equal offsets then meets neither the same L1 sets
+// nor 4 KiB-aliased stores. DFT(8192) --in-place, AVX2 double (Zen 3, hand harness, medians
+// of 41 rounds, three runs): 0.68-0.78x of the out-of-place kernel, 0.97-1.06x skewed by 512
+// bytes or 2 KiB.
+int64_t temp_skew(int k, Precision p) { return 1024 * (1 + (k + 1) % 3) / (p == Precision::Float ? 4 : 8); }
 bool is_computed_table(const Buffer &b) { return is_computed_twiddles(b) || is_computed_diag(b); }
 
 // The C type of an index table's entries.
@@ -43,92 +48,6 @@ const char *lut_type(const std::vector<int64_t> &t) {
   for (int64_t v : t)
     if (v < -(int64_t(1) << 30) || v >= (int64_t(1) << 30)) return "long";
   return "int";
-}
-
-// One rank's slice of a twiddle table (lower/slice_rank_tables.h): entries [worker * S, + size),
-// computed when a thread first asks for that rank's, kept per thread.
-std::string computed_slice(const std::string &name, const Buffer &b, const std::string &real) {
-  const Buffer::Recipe &r = b.recipe;
-  return fmt::format(
-      "// entries [worker * {S}, + {C}) of T({N}, {n}, {k}) in diagonal order: this rank's twiddles only.\n"
-      "static const {real} *{name}_values(long worker) {{\n"
-      "  static thread_local long cached = -1;\n"
-      "  static thread_local std::vector<{real}> table;\n"
-      "  if (cached != worker) {{\n"
-      "    table.resize(2 * {C}L);\n"
-      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
-      "    for (long i = 0; i < {C}L; ++i) {{\n"
-      "      const long q = worker * {S}L + i;\n"
-      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
-      "      if (e < 0) e += {N}L;\n"
-      "      table[2 * i] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
-      "      table[2 * i + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
-      "    }}\n"
-      "    cached = worker;\n"
-      "  }}\n"
-      "  return table.data();\n"
-      "}}\n",
-      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
-      fmt::arg("S", r.worker_stride), fmt::arg("C", b.size), fmt::arg("real", real), fmt::arg("name", name));
-}
-
-// The slices of the W = workers_per_rank chunk workers of one rank (docs/mpi.md, "Overlap"):
-// worker w's are entries [w * S, + C) (S = C), so rank w / W's W slices are one run of W C
-// entries, computed together when a thread first asks for one of them: the rank's chunks call
-// the step in turn, and a cache of one slice would recompute it for every chunk.
-std::string computed_rank_slices(const std::string &name, const Buffer &b, const std::string &real) {
-  const Buffer::Recipe &r = b.recipe;
-  if (r.worker_stride != b.size) throw std::invalid_argument(fmt::format("emit_cpp: table {} has gaps between its slices", b.name));
-  return fmt::format(
-      "// entries [worker * {S}, + {C}) of T({N}, {n}, {k}) in diagonal order, from the {W} slices of this rank's\n"
-      "// chunk workers worker / {W} * {W} .. + {W}, computed together once.\n"
-      "static const {real} *{name}_values(long worker) {{\n"
-      "  static thread_local long cached = -1;\n"
-      "  static thread_local std::vector<{real}> table;\n"
-      "  const long rank = worker / {W};\n"
-      "  if (cached != rank) {{\n"
-      "    table.resize(2 * {WC}L);\n"
-      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
-      "    for (long i = 0; i < {WC}L; ++i) {{\n"
-      "      const long q = rank * {WC}L + i;\n"
-      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
-      "      if (e < 0) e += {N}L;\n"
-      "      table[2 * i] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
-      "      table[2 * i + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
-      "    }}\n"
-      "    cached = rank;\n"
-      "  }}\n"
-      "  return table.data() + 2 * {C}L * (worker % {W});\n"
-      "}}\n",
-      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
-      fmt::arg("S", r.worker_stride), fmt::arg("C", b.size), fmt::arg("W", r.workers_per_rank),
-      fmt::arg("WC", r.workers_per_rank * b.size), fmt::arg("real", real), fmt::arg("name", name));
-}
-
-// A twiddle table too large to print (megabytes of literals): a function that fills it on
-// first use (thread-safe static initialisation) from long double cos/sin: the entries are
-// then within an ulp of the printed ones (which come from octant-reduced long double).
-std::string computed_table(const std::string &name, const Buffer &b, const std::string &real) {
-  const Buffer::Recipe &r = b.recipe;
-  if (r.N != b.size || r.n <= 0) throw std::invalid_argument(fmt::format("emit_cpp: bad recipe for table {}", b.name));
-  return fmt::format(
-      "// T({N}, {n}, {k}) in diagonal order, computed on first use: entry q is w_{N}^({k} (q / {n}) (q % {n})).\n"
-      "static const {real} *{name}_values() {{\n"
-      "  static const std::vector<{real}> table = [] {{\n"
-      "    std::vector<{real}> v(2 * {N}L);\n"
-      "    const long double step = 6.283185307179586476925286766559005768L / {N}.0L;\n"
-      "    for (long q = 0; q < {N}L; ++q) {{\n"
-      "      long e = (q / {n}L) * (q % {n}L) % {N}L * {km}L % {N}L;\n"
-      "      if (e < 0) e += {N}L;\n"
-      "      v[2 * q] = static_cast<{real}>(std::cos(step * static_cast<long double>(e)));\n"
-      "      v[2 * q + 1] = static_cast<{real}>(-std::sin(step * static_cast<long double>(e)));\n"
-      "    }}\n"
-      "    return v;\n"
-      "  }}();\n"
-      "  return table.data();\n"
-      "}}\n",
-      fmt::arg("N", r.N), fmt::arg("n", r.n), fmt::arg("k", r.k), fmt::arg("km", ((r.k % r.N) + r.N) % r.N),
-      fmt::arg("real", real), fmt::arg("name", name));
 }
 
 // ---- names -------------------------------------------------------------------------------
@@ -258,8 +177,7 @@ struct Emitter : simd::ScalarNames {
 
   // -- simd::ScalarNames
   std::string pointer(int buffer, const Idx &index) override {
-    if (f.buffers[std::size_t(buffer)].split)  // vectorize_loops leaves loops over split buffers scalar
-      throw std::invalid_argument("emit_cpp: a vector access of a split-format buffer");
+    if (split(buffer)) throw std::invalid_argument("emit_cpp: a pointer to a split-format buffer's complex elements");
     const std::string &name = buffer_ref(buffer);
     Text offset = idx_text(index, 2, 0);
     return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
@@ -269,6 +187,13 @@ struct Emitter : simd::ScalarNames {
     if (f.buffers[std::size_t(buffer)].real) return name + "[" + idx_text(index, 1, 0).s + "]";  // one real each
     if (f.buffers[std::size_t(buffer)].split) return name + (part ? "i[" : "r[") + idx_text(index, 1, 0).s + "]";
     return name + "[" + idx_text(index, 2, part).s + "]";
+  }
+  bool split(int buffer) override { return f.buffers[std::size_t(buffer)].split; }
+  std::string part_pointer(int buffer, const Idx &index, int part) override {
+    if (!split(buffer)) throw std::invalid_argument("emit_cpp: a part pointer into an interleaved buffer");
+    const std::string name = buffer_ref(buffer) + (part ? "i" : "r");
+    Text offset = idx_text(index, 1, 0);
+    return offset.s == "0" ? name : name + " + " + wrap(offset, kMul);
   }
   std::string vector_constant(double v, const simd::VectorKind &kind) override {
     std::string scalar = constant(v);
@@ -470,6 +395,7 @@ struct Emitter : simd::ScalarNames {
   // and the halves cost an insert each (DFT(192) 0.96x with them; DFT(128) float 1.04-1.08x).
   std::map<int, int> last_store_bytes;
   std::map<int, int> presplit;  // table -> lanes (simd/presplit_tables.h)
+  simd::LaneOrders lane_orders;  // simd/lane_orders.h
   static constexpr int64_t kStoreQueueBytes = 1024;
   int64_t buffer_bytes(int buffer) const {
     if (buffer < 0 || std::size_t(buffer) >= f.buffers.size()) return INT64_MAX;
@@ -653,6 +579,7 @@ struct Emitter : simd::ScalarNames {
     loop_vars.emplace_back(s.var.id, false);
     for (auto [table, lanes] : presplit)
       if (lanes == kind.lanes) loop.presplit.insert(table);
+    loop.natural_order = lane_orders.natural_loops.count(&s) > 0;
     std::map<int, int> stored;
     body += simd::print_vector_loop(loop, kind, *this, depth, &stored);
     for (auto [buffer, bytes] : stored) last_store_bytes[buffer] = bytes;
@@ -671,8 +598,15 @@ struct Emitter : simd::ScalarNames {
     RegionText region = region_text(options.threading, f.workers, "  ", simd::target_attribute(isa));
     barrier = region.barrier;
     std::vector<bool> printed;
-    for (const Buffer &b : f.buffers) printed.push_back(b.role == BufferRole::Table && !is_computed_table(b));
+    // The tables whose layout splgen chooses: the printed ones, and in split kernels the computed
+    // twiddles, which then need no permute in natural order (DFT(65536) --format split, AVX2
+    // double: 0.72x -> 1.00x of the interleaved kernel). Interleaved kernels keep them
+    // interleaved: presplit, DFT(65536) ran 0.95-0.98x as fast (Zen 3, hand harness, 5 runs).
+    const bool split_kernel = std::any_of(f.buffers.begin(), f.buffers.end(), [](const Buffer &b) { return b.split; });
+    for (const Buffer &b : f.buffers)
+      printed.push_back(b.role == BufferRole::Table && (!is_computed_table(b) || (split_kernel && computed_presplit(b))));
     presplit = simd::presplit_tables(f, printed);
+    lane_orders = simd::plan_lane_orders(f, presplit);
     if (parallel) emit_region_body(f.body, 2);
     else emit_stmt(f.body, 1);
 
@@ -708,6 +642,9 @@ struct Emitter : simd::ScalarNames {
              "#endif\n";
     if (heap || computed || computed_luts || parallel || streamed || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
+    const bool split_buffers = std::any_of(f.buffers.begin(), f.buffers.end(), [](const Buffer &b) { return b.split; });
+    if (split_buffers)
+      for (auto &[suffix, kind] : vector_kinds) out += simd::split_helpers(kind, simd::target_attribute(isa)) + "\n";
 
     // file scope
     std::string file_scope;
@@ -743,14 +680,23 @@ struct Emitter : simd::ScalarNames {
         file_scope += computed_diag_table(buffer_names[i], b, real);
         continue;
       }
+      // a presplit table's lane order: the register kind's, or natural (simd/lane_orders.h)
+      auto presplit_it = presplit.find(int(i));
+      std::vector<int> order;
+      if (presplit_it != presplit.end()) {
+        order = simd::VectorKind{prec, presplit_it->second, false}.lane_order();
+        if (lane_orders.natural_tables.count(int(i)))
+          for (std::size_t l = 0; l < order.size(); ++l) order[l] = int(l);
+      }
       if (is_computed_table(b)) {
+        std::vector<int> place(order.size());  // entry l of a block at place[l]
+        for (std::size_t k = 0; k < order.size(); ++k) place[std::size_t(order[k])] = int(k);
         file_scope += b.recipe.workers_per_rank > 1 ? computed_rank_slices(buffer_names[i], b, real)
                       : b.recipe.worker_stride > 0   ? computed_slice(buffer_names[i], b, real)
-                                                     : computed_table(buffer_names[i], b, real);
+                                                     : computed_table(buffer_names[i], b, real, int(order.size()), place);
         continue;
       }
-      if (auto it = presplit.find(int(i)); it != presplit.end()) {
-        const std::vector<int> order = simd::VectorKind{prec, it->second, false}.lane_order();
+      if (auto it = presplit_it; it != presplit.end()) {
         const std::vector<double> t = simd::presplit_values(b.values, it->second, order);
         fmt::format_to(fs, "// blocks of {} entries: real parts, then imaginary parts, in register lane order\n", it->second);
         fmt::format_to(fs, "static const {} {}[{}] = {{", real, buffer_names[i], t.size());
@@ -786,6 +732,7 @@ struct Emitter : simd::ScalarNames {
     out += fmt::format("namespace {} {{\n\n", detail);
     if (!file_scope.empty()) out += file_scope + "\n";
     out += signature + " {\n";
+    int heap_temps = 0;
     for (std::size_t i = 2; i < f.buffers.size(); ++i) {
       const Buffer &b = f.buffers[i];
       if (!buffer_used[i] || b.role != BufferRole::Temp) continue;
@@ -793,14 +740,15 @@ struct Emitter : simd::ScalarNames {
       // Per calling thread, kept between calls: no allocation, page faults or zeroing per call.
       // Workers of a parallel region share the caller's (one slice each where per worker).
       const int64_t copies = parallel && b.per_worker && !spmd ? f.workers : 1;
+      const int64_t skew = b.size > kMaxStackTemp ? temp_skew(heap_temps++, prec) : 0;
       if (b.size > kMaxStackTemp)
         fmt::format_to(emit, "  static thread_local std::vector<{0}> {1}_storage({2});\n", real, buffer_names[i],
-                       2 * b.size * copies);
+                       2 * b.size * copies + skew);
       // The pointer is taken here: inside the region the name of a thread_local would be
       // each worker thread's own (empty) vector.
       if (b.size > kMaxStackTemp)
-        fmt::format_to(emit, "  {0} *const {1}{2} = {1}_storage.data();\n", real, buffer_names[i],
-                       copies == 1 ? "" : "_workers");
+        fmt::format_to(emit, "  {0} *const {1}{2} = {1}_storage.data(){3};\n", real, buffer_names[i],
+                       copies == 1 ? "" : "_workers", skew ? fmt::format(" + {}", skew) : "");
       if (b.size <= kMaxStackTemp && !(parallel && b.per_worker && !spmd))
         fmt::format_to(emit, "  {} {}[{}];\n", real, buffer_names[i], 2 * b.size);
     }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "backends/simd/lane_step.h"
+#include "backends/simd/split_helpers.h"
 #include "generator/ir/loop_visitor.h"
 
 namespace splgen::backends::simd {
@@ -34,6 +35,12 @@ class Printer {
       : loop_(loop), kind_(kind), names_(names), depth_(depth), var_(loop.loop->var),
         active_(is_masked(*loop.loop) ? int(var_.extent) : kind.lanes) {
     if (active_ < kind.lanes && kind.bits() != 512) throw std::invalid_argument("print_vector_loop: masks need 512-bit vectors");
+    order_ = kind.lane_order();
+    if (loop.natural_order) {
+      check_natural_order();
+      natural_ = true;
+      for (int l = 0; l < kind.lanes; ++l) order_[std::size_t(l)] = l;
+    }
   }
 
   std::string run() {
@@ -86,15 +93,17 @@ class Printer {
   }
 
   // Pointers to the complex element `index` for each register lane, in register order
-  // (register lane k computes iteration lane_order()[k] of the group).
+  // (register lane k computes iteration order_[k] of the group).
   // A masked-off lane's pointer is to kMaskedLanes, one register of scratch: what it reads is
   // never stored elsewhere, what it stores is never read (a masked contiguous load gives such a
   // lane zeros, not a copy of an active lane's data, so it must not store to real addresses).
-  std::vector<std::string> lane_pointers(int buffer, const Idx &index) {
+  // A split buffer's pointers are into the array of `part`.
+  std::vector<std::string> lane_pointers(int buffer, const Idx &index, int part = 0) {
     std::vector<std::string> out;
-    for (int l : kind_.lane_order()) {
+    for (int l : order_) {
       if (l >= active_) masked_lanes_used_ = true;
-      out.push_back(l >= active_ ? kMaskedLanes : names_.pointer(buffer, substitute(index, var_.id, Affine::var(var_) + l)));
+      Idx at = substitute(index, var_.id, Affine::var(var_) + l);
+      out.push_back(l >= active_ ? kMaskedLanes : names_.split(buffer) ? names_.part_pointer(buffer, at, part) : names_.pointer(buffer, at));
     }
     return out;
   }
@@ -116,6 +125,7 @@ class Printer {
   int real_bytes() const { return kind_.precision == Precision::Double ? 8 : 4; }
 
   std::string load_call(const std::string &re, const std::string &im, int buffer, const Idx &index) {
+    if (names_.split(buffer)) return fmt::format("{} = {}; {} = {};", re, split_load(buffer, index, 0), im, split_load(buffer, index, 1));
     if (contiguous(index) && active_ < kind_.lanes)
       return fmt::format("{}({}, {}, {}, {});", kind_.load_contiguous_masked_helper(), re, im, names_.pointer(buffer, index), active_);
     if (contiguous(index) && loop_.presplit.count(buffer)) {
@@ -129,6 +139,7 @@ class Printer {
   }
 
   std::string store_call(int buffer, const Idx &index, const std::string &re, const std::string &im) {
+    if (names_.split(buffer)) return split_store(buffer, index, 0, re) + next_line() + split_store(buffer, index, 1, im);
     // a whole register each when contiguous, else one complex element (two floats: 2 x 4 bytes)
     stored(buffer, contiguous(index) ? kind_.bits() / 8 : kind_.precision == Precision::Double ? 16 : 8);
     if (contiguous(index) && active_ < kind_.lanes)
@@ -136,6 +147,65 @@ class Printer {
     if (contiguous(index))
       return fmt::format("{}({}, {}, {});", kind_.store_contiguous_helper(), names_.pointer(buffer, index), re, im);
     return fmt::format("{}({}, {}, {});", kind_.store_helper(), join(lane_pointers(buffer, index)), re, im);
+  }
+
+  // ---- split-format buffers (split_helpers.h): each part a register of its own ----
+  std::string split_load(int buffer, const Idx &index, int part) {
+    const std::string p = contiguous(index) ? names_.part_pointer(buffer, index, part) : "";
+    if (contiguous(index) && active_ < kind_.lanes)
+      return natural_ ? call("maskz_loadu", {lane_mask(), p}) : fmt::format("{}({}, {})", split_load_masked_helper(kind_), p, active_);
+    if (contiguous(index)) return natural_ ? call("loadu", {p}) : fmt::format("{}({})", split_load_helper(kind_), p);
+    std::vector<std::string> lanes;  // lane by lane, in register lane order
+    for (int l : order_)
+      lanes.push_back(l >= active_ ? "0" : names_.element(buffer, substitute(index, var_.id, Affine::var(var_) + l), part));
+    return call("setr", lanes);
+  }
+
+  // Between the statements of one text printed by line().
+  std::string next_line() const { return "\n" + pad(depth_ + 1); }
+
+  // The statement(s) storing one part (text for line()).
+  std::string split_store(int buffer, const Idx &index, int part, const std::string &value) {
+    if (!contiguous(index)) return lanewise_store(buffer, index, part, value);
+    stored(buffer, active_ < kind_.lanes ? real_bytes() : kind_.bits() / 8);
+    std::string p = names_.part_pointer(buffer, index, part);
+    if (active_ < kind_.lanes)
+      return natural_ ? call("mask_storeu", {p, lane_mask(), value}) + ";"
+                      : fmt::format("{}({}, {}, {});", split_store_masked_helper(kind_), p, value, active_);
+    return natural_ ? call("storeu", {p, value}) + ";" : fmt::format("{}({}, {});", split_store_helper(kind_), p, value);
+  }
+
+  // The mask of the active lanes of a masked loop (in memory order: natural lane order).
+  std::string lane_mask() const {
+    return fmt::format("({})0x{:X}u", kind_.precision == Precision::Double ? "__mmask8" : "__mmask16", (1u << active_) - 1u);
+  }
+
+  // In natural order (lane_orders.h) no access may need the interleaved one: a lane-dependent
+  // contiguous access of an interleaved buffer other than a presplit table.
+  void check_natural_order() {
+    auto interleaved = [&](int buffer, const Idx &index) {
+      return uses_var(index, var_.id) && contiguous(index) && !names_.split(buffer) && !loop_.presplit.count(buffer);
+    };
+    for (const StmtNode *s : loop_.statements) {
+      bool bad = s->kind == StmtKind::Store && interleaved(s->buffer, s->index);
+      for (const ExprNode *l : loads_in(s->value)) bad = bad || interleaved(l->buffer, l->index);
+      if (bad) throw std::logic_error("print_vector_loop: natural lane order with an interleaved contiguous access");
+    }
+  }
+
+  // One part stored lane by lane through memory (the active lanes only; text for line()).
+  std::string lanewise_store(int buffer, const Idx &index, int part, const std::string &value) {
+    std::string real = kind_.precision == Precision::Double ? "double" : "float";
+    std::string tmp = fmt::format("lanes{}", counter_++);
+    std::string out = fmt::format("alignas({}) {} {}[{}];", kind_.bits() / 8, real, tmp, kind_.lanes);
+    out += next_line() + fmt::format("{}({}, {});", kind_.op("store"), tmp, value);
+    stored(buffer, real_bytes());
+    for (int k = 0; k < kind_.lanes; ++k)
+      if (order_[std::size_t(k)] < active_)
+        out += next_line() + fmt::format("{} = {}[{}];",
+                                         names_.element(buffer, substitute(index, var_.id, Affine::var(var_) + order_[std::size_t(k)]), part),
+                                         tmp, k);
+    return out;
   }
 
   static std::string join(const std::vector<std::string> &v) {
@@ -253,15 +323,19 @@ class Printer {
 
   std::string access_key(int buffer, const Idx &index) const { return fmt::format("{}:{}", buffer, to_string(index)); }
 
+  // The elements per lane of a group: a whole register of interleaved complex elements, or of
+  // the reals of each part of a split buffer.
+  int group_size(int buffer) const { return names_.split(buffer) ? kind_.lanes : kind_.group(); }
+
   // Partitions the non-contiguous, lane-dependent accesses of one kind into runs of G
   // consecutive elements with the same lane stride (at least G, so lanes do not overlap).
   void partition(const std::map<std::string, std::pair<int, Idx>> &accesses, std::map<std::string, int> &group_of) {
-    const int g = kind_.group();
     std::map<std::string, std::map<int64_t, Idx>> runs;  // buffer + linear part -> offset -> index
     std::map<std::string, int> buffer_of;
     for (const auto &[key, access] : accesses) {
       const Affine *a = as_affine(access.second);
-      if (!a) continue;
+      const int g = group_size(access.first);
+      if (!a || g < 2) continue;
       int64_t stride = 0;
       for (auto &[v, c] : a->terms)
         if (v.id == var_.id) stride = c;
@@ -273,6 +347,7 @@ class Printer {
       buffer_of[run] = access.first;
     }
     for (auto &[run, by_offset] : runs) {
+      const int g = group_size(buffer_of[run]);
       std::vector<std::pair<int64_t, Idx>> sorted(by_offset.begin(), by_offset.end());
       for (std::size_t i = 0; i + std::size_t(g) <= sorted.size();) {
         bool consecutive = sorted[i + std::size_t(g) - 1].first - sorted[i].first == g - 1;
@@ -295,7 +370,6 @@ class Printer {
   }
 
   void find_groups() {
-    if (kind_.group() < 2) return;
     std::map<std::string, std::pair<int, Idx>> loads, stores;
     std::map<std::string, int> parts;  // key -> bit 1 re, bit 2 im; 4: a part twice
     for (const StmtNode *s : loop_.statements) {
@@ -318,6 +392,7 @@ class Printer {
   }
 
   void load_group(const Group &group) {
+    if (names_.split(group.buffer)) return load_split_group(group);
     std::string regs;
     for (const Idx &m : group.members) {
       int k = counter_++;
@@ -330,8 +405,32 @@ class Printer {
                      join(lane_pointers(group.buffer, group.members.front()))));
   }
 
+  void load_split_group(const Group &group) {
+    std::string regs[2];
+    for (const Idx &m : group.members) {
+      int k = counter_++;
+      std::string re = fmt::format("lr{}", k), im = fmt::format("li{}", k);
+      line(fmt::format("{} {}, {};", kind_.type(), re, im));
+      regs[0] += re + ", ", regs[1] += im + ", ";
+      loaded_.emplace(access_key(group.buffer, m), re + "," + im);
+    }
+    for (int part : {0, 1})
+      line(fmt::format("{}({}{});", split_load_group_helper(kind_), regs[part], join(lane_pointers(group.buffer, group.members.front(), part))));
+  }
+
   void store_group(const Group &group) {
     stored(group.buffer, kind_.bits() / 8);
+    if (names_.split(group.buffer)) {
+      for (int part : {0, 1}) {
+        std::string regs;
+        for (const Idx &m : group.members) {
+          const auto &[re, im] = group.values.at(access_key(group.buffer, m));
+          regs += ", " + (part == 0 ? re : im);
+        }
+        line(fmt::format("{}({}{});", split_store_group_helper(kind_), join(lane_pointers(group.buffer, group.members.front(), part)), regs));
+      }
+      return;
+    }
     std::string regs;
     for (const Idx &m : group.members) {
       const auto &[re, im] = group.values.at(access_key(group.buffer, m));
@@ -356,18 +455,9 @@ class Printer {
   };
 
   // A real or imaginary part stored without its partner: lane by lane through memory.
+  // (A split buffer's part alone is still a whole register where contiguous.)
   void flush(const HalfStore &h) {
-    std::string real = kind_.precision == Precision::Double ? "double" : "float";
-    std::string tmp = fmt::format("lanes{}", counter_++);
-    line(fmt::format("alignas({}) {} {}[{}];", kind_.bits() / 8, real, tmp, kind_.lanes));
-    line(fmt::format("{}({}, {});", kind_.op("store"), tmp, h.value));
-    stored(h.buffer, real_bytes());
-    std::vector<int> order = kind_.lane_order();
-    for (int k = 0; k < kind_.lanes; ++k)
-      if (order[std::size_t(k)] < active_)
-        line(fmt::format("{} = {}[{}];",
-                       names_.element(h.buffer, substitute(h.index, var_.id, Affine::var(var_) + order[std::size_t(k)]), h.part),
-                       tmp, k));
+    line(names_.split(h.buffer) ? split_store(h.buffer, h.index, h.part, h.value) : lanewise_store(h.buffer, h.index, h.part, h.value));
   }
 
   void flush_half_stores() {
@@ -381,6 +471,8 @@ class Printer {
   int depth_;
   LoopVar var_;
   int active_;  // lanes that run: all but in a masked loop
+  std::vector<int> order_;  // register lane k computes iteration order_[k] of the group
+  bool natural_ = false;    // order_ is 0, 1, 2, ...
   bool masked_lanes_used_ = false;
   static constexpr const char *kMaskedLanes = "masked_lanes";
   std::string body_;

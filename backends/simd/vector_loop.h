@@ -1,7 +1,8 @@
 // Prints one vectorised loop (For with vector_width > 1, see generator/lower/vectorize_loops.h)
 // as SIMD intrinsics: every scalar of the body becomes a vector whose lane l computes
 // iteration base + l; complex loads and stores go through the split-complex helpers of
-// simd_isa.h; a*b + c becomes a fused multiply-add where the ISA has one.
+// simd_isa.h (split-format buffers: split_helpers.h); a*b + c becomes a fused multiply-add
+// where the ISA has one.
 #pragma once
 #include <map>
 #include <set>
@@ -19,6 +20,9 @@ class ScalarNames {
   virtual ~ScalarNames() = default;
   virtual std::string pointer(int buffer, const Idx &index) = 0;            // "y + 2*i0 + 6"
   virtual std::string element(int buffer, const Idx &index, int part) = 0;  // "x[2*i0 + 1]"
+  // Split format (separate arrays of real and imaginary parts): the array of `part`.
+  virtual bool split(int buffer) = 0;
+  virtual std::string part_pointer(int buffer, const Idx &index, int part) = 0;  // "xi + i0 + 3"
   // A vector of v in every lane, declared once by the emitter at function scope.
   virtual std::string vector_constant(double v, const VectorKind &kind) = 0;
 };
@@ -31,6 +35,8 @@ struct VectorLoop {
   std::set<int> narrow_loads;
   // Tables stored in blocks of split real and imaginary parts (presplit_tables.h).
   std::set<int> presplit;
+  // Register lane k computes iteration k, not lane_order()[k] (lane_orders.h).
+  bool natural_order = false;
 };
 
 // The loop's text, indented by depth (two spaces a level). With store_bytes, the narrowest

@@ -2194,8 +2194,8 @@ static const double t128_16_1[256] = {
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft4096_avx2(double *__restrict y, const double *__restrict x) {
-  static thread_local std::vector<double> t2_storage(8192);
-  double *const t2 = t2_storage.data();
+  static thread_local std::vector<double> t2_storage(8448);
+  double *const t2 = t2_storage.data() + 256;
   const __m256d KP707106781_d4 = _mm256_set1_pd(KP707106781);
   const __m256d KP923879532_d4 = _mm256_set1_pd(KP923879532);
   const __m256d KP382683432_d4 = _mm256_set1_pd(KP382683432);

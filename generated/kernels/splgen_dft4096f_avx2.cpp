@@ -2213,8 +2213,8 @@ static const float t128_16_1[256] = {
 };
 
 extern "C" __attribute__((target("avx2,fma"))) void splgen_dft4096f_avx2(float *__restrict y, const float *__restrict x) {
-  static thread_local std::vector<float> t2_storage(8192);
-  float *const t2 = t2_storage.data();
+  static thread_local std::vector<float> t2_storage(8704);
+  float *const t2 = t2_storage.data() + 512;
   const __m256 KP707106781_f8 = _mm256_set1_ps(KP707106781);
   const __m256 KP923879532_f8 = _mm256_set1_ps(KP923879532);
   const __m256 KP382683432_f8 = _mm256_set1_ps(KP382683432);

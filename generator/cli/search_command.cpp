@@ -107,6 +107,9 @@ CLI::App *add_search_command(CLI::App &app, SearchArgs &a) {
   cmd->add_option("--budget", a.budget, "Wall-time bound, e.g. 60s, 2m, 500ms: the best plan found by then wins")
       ->type_name("DURATION");
   cmd->add_option("--keep", a.keep, "dp: plans kept per subproblem")->check(CLI::Range(1, 16))->capture_default_str();
+  cmd->add_option("--splits", a.splits, "dp: splits of a node timed, the best by their children's times (0: all)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   cmd->add_option("--seed", a.seed, "random: seed of the sampler")->capture_default_str();
   cmd->add_option("--max-candidates", a.max_candidates, "random, exhaustive: plans timed at most")
       ->check(CLI::Range(1, 1000000))
@@ -145,6 +148,7 @@ int run_search(const SearchArgs &a) {
   o.strategy = a.strategy;
   o.budget_seconds = budget_seconds(a);
   o.keep = a.keep;
+  o.model_splits = a.splits;
   o.seed = a.seed;
   o.max_candidates = a.max_candidates;
   if (!a.wisdom.empty()) {  // a corrupt or unwritable file is an error before the search, not after

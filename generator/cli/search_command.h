@@ -1,7 +1,7 @@
 // splgen search (docs/cli.md, docs/search.md): time candidate plans, keep the fastest, remember it.
 //   splgen search SPEC [--isa ISA] [--precision double|float] [--inverse]
 //                 [--strategy dp|random|exhaustive|estimate] [--budget DURATION] [--keep K]
-//                 [--seed S] [--max-candidates N] [--jobs J] [--wisdom FILE] [--compiler CXX]
+//                 [--splits N] [--seed S] [--max-candidates N] [--jobs J] [--wisdom FILE] [--compiler CXX]
 //                 [--flags=FLAGS] [--reps N] [--quiet] [--rules FILE]...
 // splgen wisdom show FILE (wisdom_command.h)
 #pragma once
@@ -21,6 +21,7 @@ struct SearchArgs {
   std::string strategy = "dp";
   std::string budget;     // "" : no bound
   int keep = 2;
+  int splits = 0;              // dp: splits timed per node (SearchOptions::model_splits; 0: all)
   unsigned seed = 1;
   int max_candidates = 300;
   int jobs = 0;           // 0: the available cores

@@ -31,9 +31,9 @@ constexpr int kCudaCandidates = 64;
 
 void check_cuda_search_options(const SearchArgs &a) {
   const SearchArgs d;
-  if (a.isa != d.isa || !a.rule_files.empty() || a.strategy != d.strategy || a.keep != d.keep || a.seed != d.seed ||
+  if (a.isa != d.isa || !a.rule_files.empty() || a.strategy != d.strategy || a.keep != d.keep || a.splits != d.splits || a.seed != d.seed ||
       !a.compiler.empty() || a.flags != d.flags || a.threads != d.threads || a.threading != d.threading)
-    throw CommandError(kExitUsage, "search --target cuda: --isa, --rules, --strategy, --keep, --seed, --compiler, --flags "
+    throw CommandError(kExitUsage, "search --target cuda: --isa, --rules, --strategy, --keep, --splits, --seed, --compiler, --flags "
                                    "and --threads are the CPU's; the GPU search varies the codelet size and --gpu-knobs");
   if (a.no_run && a.keep_dir.empty()) throw CommandError(kExitUsage, "--no-run needs --keep-dir DIR: it only writes the files there");
   if (!a.wisdom.empty() && a.no_run)

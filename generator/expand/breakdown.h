@@ -38,7 +38,7 @@ int64_t largest_prime_factor(int64_t n);
 // Whether a sub-problem DFT(child) of DFT(n) comes before it in the order (largest prime
 // factor, size) that every expansion and search descends, so that both terminate: smaller
 // sizes (Cooley-Tukey, Rader's p - 1), or larger ones with smaller prime factors (Bluestein's
-// M = 2^a, 3 2^a or 5 2^a for n with a prime factor above 5).
+// M, 5-smooth (rewrite::bluestein_size), for n with a prime factor above 5).
 bool is_smaller_problem(int64_t child, int64_t n);
 
 }  // namespace splgen::expand

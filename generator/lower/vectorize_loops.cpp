@@ -316,9 +316,9 @@ Function vectorize_loops(const Function &f, const std::vector<int> &widths, int 
   if (widths.empty() || !f.body) return f;
   std::map<int, int> reads;
   count_scalar_reads(f.body, reads);
-  std::set<int> real_buffers;  // and split ones: neither holds interleaved complex vectors
+  std::set<int> real_buffers;  // no imaginary parts (split buffers have both, in two arrays)
   for (const Buffer &b : f.buffers)
-    if (b.real || b.split) real_buffers.insert(b.id);
+    if (b.real) real_buffers.insert(b.id);
   Vectorizer v(widths, masked_width, costs, max_var_id(f.body) + 1, std::move(reads), std::move(real_buffers));
   Function out = f;
   out.body = v.mutate(f.body);

@@ -64,7 +64,9 @@ static double value(unsigned long long g) {
 static ptrdiff_t kernel_index(const ptrdiff_t *d, bool input, ptrdiff_t part, ptrdiff_t k, ptrdiff_t o) {
   const ptrdiff_t grid[] = {GRID};
   if (grid[0] == 0) return k * part + o;
-  const ptrdiff_t m = d[0], n = d[1], r = d[2], p0 = grid[0], p1 = grid[1], a = k / p1, b = k % p1;
+  // (the grid is 0, 0 for slabs: the guards keep -Wdiv-by-zero quiet on that dead path)
+  const ptrdiff_t m = d[0], n = d[1], r = d[2], p0 = grid[0] > 0 ? grid[0] : 1, p1 = grid[1] > 0 ? grid[1] : 1;
+  const ptrdiff_t a = k / p1, b = k % p1;
   const ptrdiff_t rows = input ? n / p1 : n / p0, cols = input ? r : r / p1;
   const ptrdiff_t i = o / (rows * cols), j = o / cols % rows, t = o % cols;
   return input ? ((a * (m / p0) + i) * n + b * rows + j) * r + t : (i * n + a * rows + j) * r + b * cols + t;

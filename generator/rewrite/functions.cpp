@@ -12,7 +12,7 @@
 //   Bluestein (chirp z-transform; Bluestein 1970), any n, M >= 2n-1:
 //     DFT(n, k) = @chirp(n, k) * @trunc(n, M) * DFT(M, -1) * @chirp_fft(n, M, k) * DFT(M)
 //                 * @pad(M, n) * @chirp(n, k)
-//     and with M the least 2^a, 3 2^a or 5 2^a >= 2n-1 chosen inside (bluestein_size):
+//     and with M the least smooth size >= 2n-1 chosen inside (bluestein_size):
 //     DFT(n, k) = @chirp(n, k) * @bluestein_trunc(n) * @bluestein_conv(n, k) * @bluestein_pad(n) * @chirp(n, k)
 //   Roots: DFT(n, k) = @root_perm(n, k) * DFT(n); DFT(n, -1) = @reverse(n) * DFT(n).
 #include "generator/rewrite/functions.h"
@@ -32,15 +32,18 @@
 
 namespace splgen::rewrite {
 
-// The convolution size: the least M >= 2n-1 of the form 2^a, 3 * 2^a or 5 * 2^a, the sizes
-// splgen's Cooley-Tukey runs fastest (bench, Zen 3, AVX2, double: 20480 = 5 * 2^12 took 88 us,
-// 20736 = 2^8 3^4 115 us, 24576 = 3 * 2^13 147 us, 32768 = 2^15 265 us), so that M stays within
-// 4/3 x (2n-1) instead of up to 2 x (2n-1) for a power of two alone.
+// The convolution size: the least M >= 2n-1 of the form 2^a, 3 * 2^a or 5 * 2^a, or 9, 15, 27,
+// 45 or 81 times 2^a with 2^a >= 16 (smooth and vectorised in splgen's Cooley-Tukey): M stays
+// within 9/8 x (2n-1) from 2n-1 = 1296 on (4/3 x with 2^a, 3 2^a and 5 2^a alone). The least M
+// is the cheapest, the two DFT(M) being most of the time. Measured (bench, Zen 3, AVX2,
+// double, loaded; DFT(M) alone): 20480 = 5 2^12 82 - 116 us, 20736 = 81 2^8 86 - 115 us,
+// 24576 = 3 2^13 127 - 147 us; DFT(10247) (2n-1 = 20493) with M = 24576 ran at 0.65x - 0.79x
+// FFTW, with 20736 at 0.87x - 1.15x (docs/bench/README.md, "Primes").
 int64_t bluestein_size(int64_t n) {
   int64_t best = 0;
-  for (int64_t odd : {1, 3, 5}) {
+  for (int64_t odd : {1, 3, 5, 9, 15, 27, 45, 81}) {
     int64_t M = odd;
-    while (M < 2 * n - 1) M *= 2;
+    while (M < 2 * n - 1 || (odd > 5 && M < 16 * odd)) M *= 2;
     if (best == 0 || M < best) best = M;
   }
   return best;
@@ -295,17 +298,17 @@ std::vector<RuleFunction> build() {
        [](Args a) { return chirp_fft(a[0], a[1], a[2]); }},
       {"pad", 2, "zero padding [I(n); 0], M x n; args M, n", [](Args a) { return pad(a[0], a[1]); }},
       {"trunc", 2, "truncation [I(n) 0], n x M; args n, M", [](Args a) { return trunc(a[0], a[1]); }},
-      {"bluestein_pad", 1, "pad(M, n) with M the least 2^a, 3 2^a or 5 2^a >= 2n-1",
+      {"bluestein_pad", 1, "pad(M, n) with M = bluestein_size(n), the least 2^a, 3 2^a, 5 2^a or 9, 15, 27, 45, 81 times 2^a >= 16 that is >= 2n-1",
        [](Args a) {
          check_positive("bluestein_pad", "n", a[0]);
          return pad(bluestein_size(a[0]), a[0]);
        }},
-      {"bluestein_trunc", 1, "trunc(n, M) with M the least 2^a, 3 2^a or 5 2^a >= 2n-1",
+      {"bluestein_trunc", 1, "trunc(n, M) with M = bluestein_size(n) >= 2n-1",
        [](Args a) {
          check_positive("bluestein_trunc", "n", a[0]);
          return trunc(a[0], bluestein_size(a[0]));
        }},
-      {"bluestein_conv", 2, "reverse(M) * DFT(M) * chirp_fft(n, M, k) * DFT(M) (= DFT(M,-1) * ...), M the least 2^a, 3 2^a or 5 2^a >= 2n-1 (Bluestein 1970)",
+      {"bluestein_conv", 2, "reverse(M) * DFT(M) * chirp_fft(n, M, k) * DFT(M) (= DFT(M,-1) * ...), M = bluestein_size(n) >= 2n-1 (Bluestein 1970)",
        [](Args a) { return bluestein_conv(a[0], a[1]); },
        [](Args a) { return std::vector<int64_t>(2, bluestein_size(a[0])); }},
       {"reverse", 1, "Perm(r -> -r mod n): DFT(n, -1) = reverse(n) * DFT(n)",

@@ -157,8 +157,6 @@ Spl dct2_post(int64_t n) {
   return make_compose({re(n), make_diag(std::move(d)), make_perm(order), make_direct_sum(std::move(parts))});
 }
 
-Spl shipped(const char *name, std::vector<int64_t> args) { return find_rule_function(name)->make(args); }
-
 // DCT-III by an inverse real DFT of the same size, Makhoul's inverse: with x_n = 0,
 // U_k = w_4n^-k (x_k - i x_n-k) for k <= n/2 (Hermitian for real x), v = IRDFT(n) U,
 // Y_2j = v_j, Y_2j+1 = v_n-1-j (dct3_out = dct2_perm'). Exact, no scaling: v_j =

@@ -176,7 +176,17 @@ std::vector<Evaluation> evaluate_plans(const Spl &node, const std::vector<Plan> 
       for (std::size_t i : members[u]) text += sources[i] + "\n";
       std::string src = dir.write(fmt::format("unit{}.cpp", u), text);
       try {
-        std::string so = measure::compile_shared_object({src}, dir.file(fmt::format("unit{}.so", u)), o.compiler, o.flags);
+        const std::string so_path = dir.file(fmt::format("unit{}.so", u));
+        std::string so;
+        if (!o.include_header.empty()) {
+          try {
+            so = measure::compile_shared_object({src}, so_path, o.compiler, o.flags + " -include " + measure::shell_quote(o.include_header));
+          } catch (const measure::CompileError &) {
+            if (stop && stop()) throw;
+            // A precompiled header the compiler refuses: the unit's own error, if any, comes next.
+          }
+        }
+        if (so.empty()) so = measure::compile_shared_object({src}, so_path, o.compiler, o.flags);
         std::lock_guard<std::mutex> lock(mutex);
         libs[u].emplace(so);
       } catch (const measure::CompileError &e) {

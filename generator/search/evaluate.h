@@ -19,6 +19,7 @@ struct EvalOptions {
   driver::GenOptions gen;                        // isa, precision, rule files (plan, name, inverse are set per plan)
   std::string compiler;                  // empty: $CXX, else c++
   std::string flags = "-O3 -march=native";
+  std::string include_header;            // passed as -include (precompiled.h); a unit that fails with it is compiled again without
   int jobs = 0;                          // compilers run at once; 0: the available cores
   int max_per_unit = 12;                 // kernels per translation unit at most
   int repetitions = 9;                   // timed rounds; the median counts

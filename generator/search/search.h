@@ -27,6 +27,9 @@ struct SearchOptions {
   std::string strategy = "dp";      // a registered strategy's name (strategy.h)
   double budget_seconds = 0;        // wall-time bound; 0: none
   int keep = 2;                     // dp: plans kept per subproblem
+  int alternate_splits = 3;         // dp: the fastest splits of a node whose children's other kept plans are tried
+  int model_splits = 0;             // dp: splits of a node timed, the best by their children's times (0: all;
+                                    // off by default: it dropped DFT(4096)'s radix-4-first winner, docs/search.md)
   unsigned seed = 1;                // random
   int max_candidates = 300;         // random, exhaustive: plans timed at most
   int final_round = 4;              // best plans re-timed against the default at the end

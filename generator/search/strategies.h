@@ -5,12 +5,14 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "generator/measure/compile.h"
 #include "generator/search/search.h"
 #include "generator/search/space.h"
 
@@ -89,6 +91,8 @@ class Searcher {
   bool final_ = false;  // in the final round: the whole budget may be used
   double best_ns_ = 0;
   std::string best_tree_;
+  std::unique_ptr<measure::TempDir> pch_dir_;  // the precompiled header, made before the first compile
+  std::string pch_;                           // its header ("": none)
 };
 
 }  // namespace splgen::search

@@ -239,6 +239,26 @@ TEST(IoLayoutKernels, MultiDimAvx2) { generate_compile_and_check(sizes(kMultiDim
 TEST(IoLayoutKernels, Sse2) { generate_compile_and_check(sizes({{5}, {16}, {64}, {4, 6}}, Isa::Sse2)); }
 TEST(IoLayoutKernels, Avx512) { generate_compile_and_check(sizes({{5}, {16}, {64}, {1000}, {4, 6}}, Isa::Avx512)); }
 
+// Split format beyond the printed tables: the computed twiddles of the last stage are laid out
+// for whole-register loads in the natural lane order (backends/simd/lane_orders.h); in place
+// and inverse too, every vector width.
+std::vector<Case> split_with_computed_twiddles(Isa isa) {
+  std::vector<Case> cases;
+  for (Precision p : {Precision::Double, Precision::Float}) {
+    Case c{{8192}, 1, 1, 1, {}, {}, false, true};
+    c.precision = p, c.isa = isa;
+    cases.push_back(c);
+    c.in_place = true, c.inverse = true;
+    cases.push_back(c);
+  }
+  return cases;
+}
+TEST(IoLayoutKernels, SplitWithComputedTwiddles) {
+  generate_compile_and_check(split_with_computed_twiddles(Isa::Sse2));
+  generate_compile_and_check(split_with_computed_twiddles(Isa::Avx2));
+}
+TEST(IoLayoutKernels, SplitWithComputedTwiddlesAvx512) { generate_compile_and_check(split_with_computed_twiddles(Isa::Avx512)); }
+
 // Issue 16's example: 1000 DFT(256), read contiguously, written transposed (FFTW's
 // howmany-interleaved output), AVX2 and double.
 TEST(IoLayoutKernels, IssueExample) {
@@ -303,6 +323,7 @@ std::vector<Case> across_batch(Precision p, Isa isa) {
       add(n, {{}, b, 1, b, n, 1, false, false, true});  // written transposed, inverse
     }
     add(n, {{}, nu + 1, 1, 1, {}, {}, true});            // in place
+    add(n, {{}, 257, 1, 1, {}, {}, false, true});         // split (vector loops inside each transform)
   }
   if (isa != Isa::Scalar) add(256, {{}, 2 * nu + 1, 1, 2 * nu + 1, 256, 1});  // transposed, beyond the codelets
   return out;

@@ -125,7 +125,9 @@ void expect_real_layout_program(RealKind kind, int64_t n, const driver::IoLayout
   driver::run_until(c, driver::Stage::Loops);
   const Function &f = c.program.loops;
   const Buffer &xb = f.buffers[kInputBuffer], &yb = f.buffers[kOutputBuffer];
-  if (packed) EXPECT_EQ((kind == RealKind::RDFT ? xb : yb).packed, *packed);  // unset: a leaf codelet, no packing stage
+  if (packed) {  // unset: a leaf codelet, no packing stage
+    EXPECT_EQ((kind == RealKind::RDFT ? xb : yb).packed, *packed);
+  }
   const Spl one = parse::parse_formula(spec);
   const driver::IoSide in = driver::io_input_side(one, io), out = driver::io_output_side(one, io);
   auto reals_of = [](const Buffer &b) { return b.real || b.packed ? (b.packed ? 2 : 1) * b.size : 2 * b.size; };

@@ -173,7 +173,8 @@ TEST(RuleFunctions, BluesteinExplicitSize) {
 
 TEST(RuleFunctions, BluesteinPieces) {
   // bluestein_conv holds DFT(M, -1) and DFT(M) for the least M >= 2n-1 of the form 2^a,
-  // 3 2^a or 5 2^a: 10 for n = 5 (2n-1 = 9), 16 for n = 8 (15), 20480 for n = 10007.
+  // 3 2^a or 5 2^a, or 9, 15, 27, 45, 81 times 2^a >= 16: 10 for n = 5 (2n-1 = 9), 16 for
+  // n = 8 (15), 20480 for n = 10007, 20736 = 81 2^8 for 10247 (20493; 24576 before).
   // DFT(M, -1) is written reverse(M) * DFT(M), so that both share one twiddle table.
   Spl c = call("bluestein_conv", {5, 1});
   ASSERT_EQ(c->kind, SplKind::Compose);
@@ -188,7 +189,11 @@ TEST(RuleFunctions, BluesteinPieces) {
   EXPECT_EQ(bluestein_size(12), 24);
   EXPECT_EQ(bluestein_size(13), 32);
   EXPECT_EQ(bluestein_size(10007), 20480);
-  EXPECT_EQ(bluestein_size(4099), 10240);
+  EXPECT_EQ(bluestein_size(4099), 9216);     // 9 2^10 >= 8197
+  EXPECT_EQ(bluestein_size(10247), 20736);   // 81 2^8
+  EXPECT_EQ(bluestein_size(11003), 23040);   // 45 2^9 >= 22005
+  EXPECT_EQ(bluestein_size(41), 96);         // 81 (and 45 x 2) are odd parts without 2^4: 3 2^5
+  EXPECT_EQ(bluestein_size(262139), 524288);
   // pad and trunc are [I; 0] and [I 0].
   for (auto [M, n] : std::vector<std::pair<int64_t, int64_t>>{{8, 3}, {5, 5}, {7, 1}, {16, 9}}) {
     Matrix p = to_dense(call("pad", {M, n})), t = to_dense(call("trunc", {n, M}));

@@ -208,8 +208,8 @@ TEST(Expand, DefaultSplitsBySizeClass) {
 TEST(Expand, PrimesPickTheFamilyTheModelEstimatesCheaper) {
   auto top = [](int64_t N) { return expand::expand(make_dft(N)).trees.at(0); };
   for (int64_t p : {37, 97, 257, 1009, 12289, 65537}) EXPECT_EQ(top(p)->rule, "dft_rader") << p;  // p - 1 smooth
-  for (auto [p, M] : std::vector<std::pair<int64_t, int64_t>>{{4099, 10240}, {10007, 20480}, {262139, 524288}}) {
-    expand::RuletreePtr t = top(p);  // 4098 = 2 3 683, 10006 = 2 5003, 262138 = 2 131069
+  for (auto [p, M] : std::vector<std::pair<int64_t, int64_t>>{{4099, 9216}, {10007, 20480}, {10247, 20736}, {262139, 524288}}) {
+    expand::RuletreePtr t = top(p);  // 4098 = 2 3 683, 10006 = 2 5003, 10246 = 2 47 109, 262138 = 2 131069
     EXPECT_EQ(t->rule, "dft_bluestein") << p;
     ASSERT_EQ(t->children.size(), 2u) << p;
     EXPECT_EQ(t->children.at(0)->node->a, M) << p;
