@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "backends/simd/lane_step.h"
 #include "generator/ir/loop_visitor.h"
 
 namespace splgen::backends::simd {
@@ -40,7 +41,7 @@ class CollectAccesses : public LoopVisitor {
  private:
   void access(int buffer, const Idx &index) {
     if (!loop_ || buffer < 0 || std::size_t(buffer) >= f_.buffers.size()) return;
-    if (!uses_var(index, loop_->var.id) || !unit_stride(index, loop_->var.id)) return;  // broadcast or per lane
+    if (!uses_var(index, loop_->var.id) || !contiguous(index)) return;  // broadcast or per lane
     LoopAccesses &a = loops[loop_];
     if (f_.buffers[std::size_t(buffer)].split) return void(a.split = true);
     auto t = presplit_.find(buffer);
@@ -48,6 +49,11 @@ class CollectAccesses : public LoopVisitor {
       a.tables.insert(buffer);
     else
       a.needs_interleaved = true;
+  }
+
+  // As the loop printer sees it (vector_loop.cpp): unit stride, or lanes one element apart.
+  bool contiguous(const Idx &index) const {
+    return unit_stride(index, loop_->var.id) || lane_step(index, loop_->var.id, loop_->vector_width) == int64_t(1);
   }
 
   const Function &f_;
