@@ -12,6 +12,7 @@
 #include "generator/search/evaluate.h"
 #include "generator/search/precompiled.h"
 #include "generator/search/search.h"
+#include "tests/support/quick_search.h"
 
 namespace splgen::search {
 namespace {
@@ -42,15 +43,7 @@ TEST(SearchPrecompiled, UnitsCompileWithoutABadHeader) {
   EXPECT_EQ(e[0].status, Evaluation::Status::Ok) << e[0].message;
 }
 
-SearchOptions dp(const std::string &spec) {
-  SearchOptions o;
-  o.spec = spec;
-  o.eval.flags = "-O1";
-  o.eval.repetitions = 3;
-  o.eval.min_sample_seconds = 1e-5;
-  o.final_round = 1;
-  return o;
-}
+SearchOptions dp(const std::string &spec) { return test::quick_search(spec, "dp", 1); }
 
 // DFT(16) has 6 splits (dit and dif of 2x8, 4x4, 8x2); with 2 of them modelled and the
 // alternates of 1, fewer candidates are timed than with every split.

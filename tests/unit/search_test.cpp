@@ -20,6 +20,7 @@
 #include "generator/measure/reference.h"
 #include "generator/parse/formula_parser.h"
 #include "generator/search/duration.h"
+#include "tests/support/quick_search.h"
 #include "generator/support/json.h"
 #include "generator/search/search.h"
 #include "generator/search/space.h"
@@ -299,14 +300,8 @@ void expect_correct(const std::string &spec, const Plan &plan, const driver::Gen
 }
 
 SearchOptions small(const std::string &spec, const std::string &s) {
-  SearchOptions o;
-  o.spec = spec;
-  o.strategy = s;
+  SearchOptions o = test::quick_search(spec, s, 2);
   o.budget_seconds = 20;
-  o.eval.flags = "-O1";
-  o.eval.repetitions = 3;
-  o.eval.min_sample_seconds = 1e-5;
-  o.final_round = 2;
   return o;
 }
 

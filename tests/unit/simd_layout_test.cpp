@@ -12,16 +12,14 @@
 #include "backends/simd/presplit_tables.h"
 #include "generator/driver/pipeline.h"
 #include "generator/ir/loops.h"
+#include "tests/support/generated_source.h"
 #include "generator/lower/layout_passes.h"
 
 namespace splgen {
 namespace {
 
 std::string source(const std::string &spec, Isa isa, Precision precision = Precision::Double) {
-  driver::GenOptions options;
-  options.isa = isa;
-  options.precision = precision;
-  return driver::run_pipeline(spec, options).source;
+  return test::generated_source(spec, isa, precision);
 }
 
 // Lines that call `helper` (not its definition) with an argument containing `arg`.

@@ -10,16 +10,13 @@
 #include "backends/simd/split_helpers.h"
 #include "generator/driver/pipeline.h"
 #include "generator/ir/loops.h"
+#include "tests/support/generated_source.h"
 
 namespace splgen {
 namespace {
 
 std::string split_source(const std::string &spec, Isa isa, Precision precision = Precision::Double) {
-  driver::GenOptions options;
-  options.isa = isa;
-  options.precision = precision;
-  options.io.split = true;
-  return driver::run_pipeline(spec, options).source;
+  return test::generated_source(spec, isa, precision, true);
 }
 
 // Lines of the kernel body (after the helpers) containing `text`.
