@@ -35,7 +35,8 @@ namespace {
 constexpr int64_t kMaxStackTemp = 2048;  // complex elements; larger temporaries go on the heap
 
 // Heap temporary k starts 2 KiB, 3 KiB, 1 KiB, 2 KiB ... (in reals) past its storage, which
-// glibc places 16 bytes past a page boundary, as callers' large buffers usually are: a stage
+// glibc's mmap'd blocks place 16 bytes past a page boundary, as callers' large buffers often
+// are (not always: bench's many allocations raise glibc's mmap threshold): a stage
 // reading one buffer and writing another at equal offsets then meets neither the same L1 sets
 // nor 4 KiB-aliased stores. DFT(8192) --in-place, AVX2 double (Zen 3, hand harness, medians
 // of 41 rounds, three runs): 0.68-0.78x of the out-of-place kernel, 0.97-1.06x skewed by 512
@@ -602,7 +603,7 @@ struct Emitter : simd::ScalarNames {
     // twiddles, which then need no permute in natural order (DFT(65536) --format split, AVX2
     // double: 0.72x -> 1.00x of the interleaved kernel). Interleaved kernels keep them
     // interleaved: presplit, DFT(65536) ran 0.95-0.98x as fast (Zen 3, hand harness, 5 runs).
-    const bool split_kernel = std::any_of(f.buffers.begin(), f.buffers.end(), [](const Buffer &b) { return b.split; });
+    const bool split_kernel = f.buffers[kInputBuffer].split || f.buffers[kOutputBuffer].split;
     for (const Buffer &b : f.buffers)
       printed.push_back(b.role == BufferRole::Table && (!is_computed_table(b) || (split_kernel && computed_presplit(b))));
     presplit = simd::presplit_tables(f, printed);
@@ -642,8 +643,7 @@ struct Emitter : simd::ScalarNames {
              "#endif\n";
     if (heap || computed || computed_luts || parallel || streamed || !vector_kinds.empty()) out += "\n";
     for (auto &[suffix, kind] : vector_kinds) out += kind.helpers(simd::target_attribute(isa)) + "\n";
-    const bool split_buffers = std::any_of(f.buffers.begin(), f.buffers.end(), [](const Buffer &b) { return b.split; });
-    if (split_buffers)
+    if (split_kernel)
       for (auto &[suffix, kind] : vector_kinds) out += simd::split_helpers(kind, simd::target_attribute(isa)) + "\n";
 
     // file scope
@@ -721,7 +721,7 @@ struct Emitter : simd::ScalarNames {
     std::string plain = "extern \"C\" " + kernel_declaration(f.name, prec, isa, f.in_place, f.buffers[kOutputBuffer].split,
                                                              f.buffers[kInputBuffer].split);
     if (spmd) plain.insert(plain.size() - 1, ", const long worker");  // one rank's step: its rank
-    if ((f.in_place && spmd) || ((f.buffers[kOutputBuffer].split || f.buffers[kInputBuffer].split) && (streamed || spmd)))
+    if ((f.in_place && spmd) || (split_kernel && (streamed || spmd)))
       throw std::invalid_argument("emit_cpp: a distributed kernel in place, or a streamed or distributed one in split format");
     if (streamed && direct_xy)
       throw std::invalid_argument("emit_cpp: a streamed kernel reads or writes x or y other than by DMA transfers");
